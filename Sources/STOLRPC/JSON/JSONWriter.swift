@@ -1,0 +1,94 @@
+/// Serialises JSON compactly, on one line: no raw newline ever appears, and U+2028/U+2029 are
+/// escaped so that JavaScript line readers cannot split a message.
+public enum JSONWriter {
+    /// The compact UTF-8 encoding of `value`.
+    public static func encode(_ value: JSONValue) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(64)
+        write(value, into: &out)
+        return out
+    }
+
+    /// Appends the encoding of `value` to `out`.
+    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): out.append(contentsOf: n.utf8)
+        case .string(let s): writeString(s, into: &out)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                write(element, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (i, member) in members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                writeString(member.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                write(member.value, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends `string` as a quoted, escaped JSON string.
+    public static func writeString(_ string: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out.append(contentsOf: #"\""#.utf8)
+            case "\\": out.append(contentsOf: #"\\"#.utf8)
+            case "\n": out.append(contentsOf: #"\n"#.utf8)
+            case "\r": out.append(contentsOf: #"\r"#.utf8)
+            case "\t": out.append(contentsOf: #"\t"#.utf8)
+            case "\u{2028}": out.append(contentsOf: #"\u2028"#.utf8)
+            case "\u{2029}": out.append(contentsOf: #"\u2029"#.utf8)
+            case _ where scalar.value < 0x20:
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hexDigit(UInt8(scalar.value >> 4)))
+                out.append(hexDigit(UInt8(scalar.value & 0xF)))
+            default:
+                out.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Rewrites raw U+2028/U+2029 in already-encoded JSON (from `JSONEncoder`) as escapes.
+    ///
+    /// In valid JSON these characters can only occur inside strings, so a byte-level rewrite is safe.
+    public static func escapeLineSeparators(_ bytes: inout [UInt8]) {
+        guard bytes.count >= 3 else { return }
+        var i = 0
+        var found = false
+        while i + 2 < bytes.count {
+            if bytes[i] == 0xE2, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+                found = true
+                break
+            }
+            i += 1
+        }
+        guard found else { return }
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count + 8)
+        i = 0
+        while i < bytes.count {
+            if i + 2 < bytes.count, bytes[i] == 0xE2, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+                out.append(contentsOf: (bytes[i + 2] == 0xA8 ? #"\u2028"# : #"\u2029"#).utf8)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        bytes = out
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}

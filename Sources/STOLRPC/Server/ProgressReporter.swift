@@ -1,0 +1,84 @@
+import Synchronization
+
+/// Sends `$/progress` notifications for one request that asked for them with a progress token.
+///
+/// The fraction never goes backwards, and once the request has been answered the reporter is
+/// closed, so no progress can follow the response.
+public final class ProgressReporter: Sendable {
+    private struct State {
+        var begun = false
+        var ended = false
+        var closed = false
+        var fraction = 0.0
+    }
+
+    /// The client's token, echoed in every notification.
+    public let token: JSONValue
+    private let output: OutputWriter
+    private let state = Mutex(State())
+
+    init(token: JSONValue, output: OutputWriter) {
+        self.token = token
+        self.output = output
+    }
+
+    /// Announces the start of the work.
+    public func begin(title: String, message: String? = nil) {
+        let send = state.withLock { s -> Bool in
+            guard !s.closed, !s.begun else { return false }
+            s.begun = true
+            return true
+        }
+        guard send else { return }
+        var value: [(key: String, value: JSONValue)] = [("kind", "begin"), ("title", .string(title))]
+        if let message { value.append(("message", .string(message))) }
+        value.append(("percentage", 0))
+        output.send(notification(value))
+    }
+
+    /// Reports how far the work has come; `fraction` is clamped to 0…1 and never decreases.
+    public func report(fraction: Double, message: String? = nil) {
+        let clamped: Double? = state.withLock { s in
+            guard !s.closed, !s.ended else { return nil }
+            s.fraction = max(s.fraction, min(1, max(0, fraction.isNaN ? 0 : fraction)))
+            return s.fraction
+        }
+        guard let clamped else { return }
+        var value: [(key: String, value: JSONValue)] = [("kind", "report")]
+        if let message { value.append(("message", .string(message))) }
+        value.append(("fraction", .number(Self.format(clamped))))
+        value.append(("percentage", .integer(Int((clamped * 100).rounded(.down)))))
+        output.sendCoalescing(notification(value), token: token)
+    }
+
+    /// Announces the end of the work.
+    public func end(message: String? = nil) {
+        let send = state.withLock { s -> Bool in
+            guard !s.closed, !s.ended else { return false }
+            s.ended = true
+            return true
+        }
+        guard send else { return }
+        var value: [(key: String, value: JSONValue)] = [("kind", "end")]
+        if let message { value.append(("message", .string(message))) }
+        output.send(notification(value))
+    }
+
+    /// The fraction last reported.
+    public var fraction: Double { state.withLock { $0.fraction } }
+
+    /// Stops all further notifications; called just before the response is queued.
+    func close() {
+        state.withLock { $0.closed = true }
+    }
+
+    private func notification(_ value: [(key: String, value: JSONValue)]) -> [UInt8] {
+        let params: JSONValue = .object([("token", token), ("value", .object(value))])
+        return JSONWriter.encode(.object(["jsonrpc": "2.0", "method": "$/progress", "params": params]))
+    }
+
+    private static func format(_ fraction: Double) -> String {
+        let rounded = (fraction * 10_000).rounded(.down) / 10_000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Turns handler results into JSON bytes and params into handler types.
+public enum ResultEncoding {
+    /// Encodes a result: `JSONValue` directly, anything else through `JSONEncoder`.
+    public static func encode<R: Encodable>(_ value: R) throws -> [UInt8] {
+        if let json = value as? JSONValue { return JSONWriter.encode(json) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        var bytes = [UInt8](try encoder.encode(value))
+        JSONWriter.escapeLineSeparators(&bytes)
+        return bytes
+    }
+
+    /// Decodes `params` into `P`, turning decoding failures into `-32602` naming the field.
+    public static func decodeParams<P: Decodable>(_ type: P.Type, from params: JSONValue?) throws(RPCError) -> P {
+        let value = params ?? .object([])
+        guard case .object = value else {
+            throw .invalidParams(field: nil, "params must be an object with named fields")
+        }
+        do {
+            return try JSONDecoder().decode(P.self, from: Data(JSONWriter.encode(value)))
+        } catch let error as DecodingError {
+            throw describe(error)
+        } catch let error as RPCError {
+            throw error
+        } catch {
+            throw .invalidParams(field: nil, "\(error)")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> RPCError {
+        func path(_ keys: [any CodingKey]) -> String? {
+            let parts = keys.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            return parts.isEmpty ? nil : parts.joined(separator: ".")
+        }
+        switch error {
+        case let .keyNotFound(key, context):
+            return .invalidParams(field: path(context.codingPath + [key]), "is required")
+        case let .valueNotFound(type, context):
+            return .invalidParams(field: path(context.codingPath), "must be \(describe(type)), not null")
+        case let .typeMismatch(type, context):
+            return .invalidParams(field: path(context.codingPath), "must be \(describe(type))")
+        case let .dataCorrupted(context):
+            if let underlying = context.underlyingError as? RPCError { return underlying }
+            let detail = context.debugDescription.isEmpty ? "is not valid" : context.debugDescription
+            return .invalidParams(field: path(context.codingPath), detail)
+        @unknown default:
+            return .invalidParams(field: nil, "\(error)")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is any BinaryInteger.Type: "an integer"
+        case is any BinaryFloatingPoint.Type: "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is [Any].Type: "an array"
+        default: "a " + String(describing: type).lowercased()
+        }
+    }
+}
+
+/// Params for methods that take none; anything given is ignored.
+public struct NoParams: Decodable, Sendable {
+    public init() {}
+    public init(from decoder: any Decoder) throws {}
+}
+
+/// The empty object result `{}`.
+public struct EmptyResult: Codable, Sendable, Equatable {
+    public init() {}
+}

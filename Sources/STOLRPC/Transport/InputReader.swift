@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Reads raw bytes from a file descriptor on a dedicated thread and hands out framed lines.
+///
+/// Blocking `read(2)` happens on its own thread, never on the cooperative pool. Before each read
+/// the reader waits on `gate`, which lets the server pause intake while too much output is pending.
+public final class InputReader: Sendable {
+    private let fd: Int32
+    private let maxLineBytes: Int
+    private let chunkSize: Int
+
+    public init(fd: Int32 = 0, maxLineBytes: Int, chunkSize: Int = 64 * 1024) {
+        self.fd = fd
+        self.maxLineBytes = maxLineBytes
+        self.chunkSize = chunkSize
+    }
+
+    /// Starts the thread. `onEvent` runs on that thread for each line, in order; `onEnd` runs once
+    /// at end of input or on a read error. `gate` is called before each read and may block.
+    public func start(
+        gate: @escaping @Sendable () -> Void,
+        onEvent: @escaping @Sendable (LineFramer.Event) -> Void,
+        onEnd: @escaping @Sendable () -> Void
+    ) {
+        let fd = self.fd
+        let maxLineBytes = self.maxLineBytes
+        let chunkSize = self.chunkSize
+        let thread = Thread {
+            var framer = LineFramer(maxLineBytes: maxLineBytes)
+            var chunk = [UInt8](repeating: 0, count: chunkSize)
+            while true {
+                gate()
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, chunkSize) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN {
+                        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                        _ = poll(&pfd, 1, -1)
+                        continue
+                    }
+                    break
+                }
+                if count == 0 { break }
+                for event in framer.push(chunk[0..<count]) { onEvent(event) }
+            }
+            for event in framer.finish() { onEvent(event) }
+            onEnd()
+        }
+        thread.name = "stol.rpc.reader"
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+}

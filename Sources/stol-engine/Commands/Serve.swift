@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import Foundation
+import Logging
+import STOLEngine
+import STOLRPC
+
+/// `stol-engine serve`: the default mode, JSON-RPC 2.0 over stdin/stdout.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve JSON-RPC 2.0 on stdin/stdout (the default).")
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "Where favourites, settings and imported databases live (default: $XDG_DATA_HOME/stol-engine).")
+    var dataDir: String?
+
+    @Option(help: "Largest accepted message, in bytes; longer lines are answered with an error and skipped.")
+    var maxMessageBytes: Int = 64 << 20
+
+    @Option(help: "Exit when the process with this id dies.")
+    var parentPid: Int32?
+
+    @Flag(help: "Also serve the JSON-RPC specification's example methods and the test/ methods.")
+    var conformanceMethods = false
+
+    func validate() throws {
+        guard maxMessageBytes >= 64 else { throw ValidationError("--max-message-bytes must be at least 64") }
+        if let parentPid, parentPid <= 0 { throw ValidationError("--parent-pid must be a positive process id") }
+    }
+
+    func run() async throws {
+        // Keep the real stdout for the protocol and point fd 1 at stderr, so that nothing but
+        // protocol messages can ever reach the client, not even a stray print.
+        let protocolFD = StdoutGuard.claimStdout()
+        signal(SIGPIPE, SIG_IGN)
+        let logger = common.bootstrapLogging()
+
+        var options = RPCServer.Options()
+        options.serverName = EngineInfo.name
+        options.serverVersion = EngineInfo.version
+        options.protocolVersion = EngineInfo.protocolVersion
+        options.maxMessageBytes = maxMessageBytes
+        options.parentProcessID = parentPid
+        options.discoverDocument = try EngineInfo.openRPCDocument()
+
+        var methods = MethodTable()
+        if conformanceMethods { methods.merge(.conformanceMethods()) }
+
+        let server = RPCServer(methods: methods, options: options, input: 0, output: protocolFD, logger: logger)
+        logger.info("serving JSON-RPC 2.0 on stdio (version \(EngineInfo.version))")
+        let code = await server.run()
+        throw ExitCode(code)
+    }
+}

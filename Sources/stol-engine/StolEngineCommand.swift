@@ -1,0 +1,14 @@
+import ArgumentParser
+import STOLEngine
+
+@main
+struct StolEngineCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stol-engine",
+        abstract: "The offline engine behind Species: Tree of Life, speaking JSON-RPC 2.0 on stdio.",
+        discussion: "With no subcommand the engine serves newline-delimited JSON-RPC 2.0 on stdin/stdout. See protocol/README.md.",
+        version: EngineInfo.version,
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self
+    )
+}
