@@ -26,6 +26,7 @@ let package = Package(
             dependencies: [
                 "STOLRPC", "CSodium", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Resources")]

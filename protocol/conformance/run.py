@@ -267,6 +267,13 @@ def match_value(exp, act, path: str, exact_numbers: bool = False):
             if any(r is None for r in reasons):
                 return None
             return f"{path}: matches none of the alternatives ({'; '.join(reasons)})"
+        if op == "$repeat":
+            if not (isinstance(arg, dict) and isinstance(arg.get("text"), str)):
+                raise VectorError("$repeat needs {text, count}")
+            want = arg["text"] * as_int(arg.get("count"), "$repeat.count")
+            if act == want:
+                return None
+            return f"{path}: expected {short(arg['text'])} repeated {arg.get('count')} times, got {type_name(act)} of length {len(act) if isinstance(act, (str, list)) else '-'}"
         if op == "$text":
             if isinstance(act, Num) and act.text == arg:
                 return None
@@ -441,8 +448,10 @@ def check_progress(spec: dict, lines: list) -> tuple[list[str], set[int]]:
                 values.append((idx, p.get("value")))
                 if set(p) - {"token", "value"}:
                     problems.append(f"$/progress params has unexpected members {sorted(set(p) - {'token', 'value'})}")
-        elif isinstance(v, dict) and "id" in v and "method" not in v and same_token_or_id(v["id"], rid):
-            response_at = idx if response_at is None else response_at
+        else:
+            for r in v if isinstance(v, list) else [v]:
+                if isinstance(r, dict) and "id" in r and "method" not in r and same_token(r["id"], rid):
+                    response_at = idx if response_at is None else response_at
     tok = short(token)
     if response_at is None:
         problems.append(f"no response with id {short(rid)} to check progress against")
@@ -485,10 +494,6 @@ def check_progress(spec: dict, lines: list) -> tuple[list[str], set[int]]:
         if response_at is not None and idx > response_at:
             problems.append(f"token {tok}: progress {kind!r} arrived after the response")
     return problems, used
-
-
-def same_token_or_id(a, b) -> bool:
-    return same_token(a, b)
 
 
 # --------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ public enum ResultEncoding {
     public static func encode<R: Encodable>(_ value: R) throws -> [UInt8] {
         if let json = value as? JSONValue { return JSONWriter.encode(json) }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         var bytes = [UInt8](try encoder.encode(value))
         JSONWriter.escapeLineSeparators(&bytes)
         return bytes

@@ -27,6 +27,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Also serve the JSON-RPC specification's example methods and the test/ methods.")
     var conformanceMethods = false
 
+    @Option(help: "Serve this taxonomy database in place of the embedded one (read-only).")
+    var database: String?
+
     func validate() throws {
         guard maxMessageBytes >= 64 else { throw ValidationError("--max-message-bytes must be at least 64") }
         if let parentPid, parentPid <= 0 { throw ValidationError("--parent-pid must be a positive process id") }
@@ -47,7 +50,17 @@ struct Serve: AsyncParsableCommand {
         options.parentProcessID = parentPid
         options.discoverDocument = try EngineInfo.openRPCDocument()
 
-        var methods = MethodTable()
+        let configuration = Engine.Configuration(
+            dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? DataDirectory.default(),
+            bundledDatabase: database.map { URL(fileURLWithPath: $0) })
+        let engine: Engine
+        do {
+            engine = try Engine(configuration: configuration, logger: logger)
+        } catch {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode(2)
+        }
+        var methods = engine.methods()
         if conformanceMethods { methods.merge(.conformanceMethods()) }
 
         let server = RPCServer(methods: methods, options: options, input: 0, output: protocolFD, logger: logger)

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// An open, read-only taxonomy database with a small pool of connections, so that a long query
+/// never makes other reads wait.
+///
+/// Connections are opened `immutable` (SQLite takes no locks and never writes) with
+/// `trusted_schema=OFF` and `query_only`, because a reference database is a file from outside.
+public final class TaxonomyDatabase: Sendable {
+    /// Which database this is.
+    public enum Source: String, Sendable, Codable {
+        case bundled, reference
+    }
+
+    public let source: Source
+    public let url: URL
+    public let schemaVersion: Int
+    public let taxaCount: Int
+    public let sizeBytes: Int64
+    /// `dataset_info` as stored.
+    public let datasetInfo: [String: String]
+    private let readers: [DatabaseQueue]
+    private let busy: Mutex<[Int]>
+
+    /// Opens `url` read-only and checks that it is a taxonomy database this engine can read.
+    public init(url: URL, source: Source, connections: Int = 3) throws(DatabaseOpenError) {
+        guard FileManager.default.isReadableFile(atPath: url.path) else { throw .unreadable(url.lastPathComponent) }
+        var config = Configuration()
+        config.readonly = true
+        config.label = "stol.\(source.rawValue)"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA trusted_schema = OFF; PRAGMA query_only = 1;")
+        }
+        var readers: [DatabaseQueue] = []
+        do {
+            for _ in 0..<max(1, connections) {
+                readers.append(try DatabaseQueue(path: Self.immutableURI(url), configuration: config))
+            }
+        } catch {
+            throw .unreadable("\(url.lastPathComponent): \(error)")
+        }
+        let facts: (Int, Int, [String: String])
+        do {
+            facts = try readers[0].read { db -> (Int, Int, [String: String]) in
+                guard try db.tableExists("schema_version"), try db.tableExists("taxa") else {
+                    throw DatabaseOpenError.notATaxonomyDatabase
+                }
+                let version = try Int.fetchOne(db, sql: "SELECT version FROM schema_version") ?? 0
+                guard version <= Schema.currentVersion, version >= 1 else {
+                    throw DatabaseOpenError.incompatibleSchema(found: version, expected: Schema.currentVersion)
+                }
+                let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM taxa") ?? 0
+                var info: [String: String] = [:]
+                if try db.tableExists("dataset_info") {
+                    for row in try Row.fetchAll(db, sql: "SELECT key, value FROM dataset_info") {
+                        info[row["key"]] = row["value"]
+                    }
+                }
+                return (version, count, info)
+            }
+        } catch let error as DatabaseOpenError {
+            throw error
+        } catch {
+            throw .notATaxonomyDatabase
+        }
+        self.source = source
+        self.url = url
+        self.readers = readers
+        self.busy = Mutex([Int](repeating: 0, count: readers.count))
+        (self.schemaVersion, self.taxaCount, self.datasetInfo) = facts
+        self.sizeBytes = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// Runs `body` on the least busy connection, off the cooperative thread pool.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let index = busy.withLock { counts -> Int in
+            let i = counts.indices.min { counts[$0] < counts[$1] }!
+            counts[i] += 1
+            return i
+        }
+        defer { busy.withLock { $0[index] -= 1 } }
+        return try await readers[index].read(body)
+    }
+
+    static func immutableURI(_ url: URL) -> String {
+        var path = url.standardizedFileURL.path
+        // Percent-encode the characters that would end or confuse a URI path.
+        for (raw, encoded) in [("%", "%25"), ("?", "%3f"), ("#", "%23")] { path = path.replacingOccurrences(of: raw, with: encoded) }
+        return "file:\(path)?immutable=1"
+    }
+}
+
+/// Why a taxonomy database could not be opened.
+public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unreadable(String)
+    case notATaxonomyDatabase
+    case incompatibleSchema(found: Int, expected: Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let detail): "cannot open \(detail)"
+        case .notATaxonomyDatabase: "not a stol taxonomy database"
+        case let .incompatibleSchema(found, expected): "schema version \(found) is newer than the supported \(expected)"
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Logging
+import STOLRPC
+
+/// The engine: every service, wired together, and the RPC method table that exposes them.
+public final class Engine: Sendable {
+    /// Where things are and how the engine should behave.
+    public struct Configuration: Sendable {
+        /// The user's data directory (favourites, settings, imported databases).
+        public var dataDirectory: URL
+        /// A database to serve instead of the embedded one (benchmarks, large datasets).
+        public var bundledDatabase: URL?
+
+        public init(dataDirectory: URL, bundledDatabase: URL? = nil) {
+            self.dataDirectory = dataDirectory
+            self.bundledDatabase = bundledDatabase
+        }
+    }
+
+    public let configuration: Configuration
+    public let databases: DatabaseProvider
+    let logger: Logger
+
+    public init(configuration: Configuration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let bundledURL = try configuration.bundledDatabase ?? Self.embeddedDatabaseURL()
+        let bundled = try TaxonomyDatabase(url: bundledURL, source: .bundled)
+        self.databases = DatabaseProvider(bundled: bundled)
+        logger.info("bundled database: \(bundled.taxaCount) taxa, schema \(bundled.schemaVersion), dataset \(bundled.datasetInfo["name"] ?? "unnamed")")
+    }
+
+    /// The database shipped inside the engine (Resources/default.sqlite).
+    public static func embeddedDatabaseURL() throws -> URL {
+        guard let url = Bundle.module.url(forResource: "default", withExtension: "sqlite", subdirectory: "Resources") else {
+            throw DatabaseOpenError.unreadable("the embedded default database is missing from the engine's resources")
+        }
+        return url
+    }
+
+    /// The taxonomy queries over the active database.
+    func store() async -> TaxonomyStore {
+        TaxonomyStore(database: await databases.current())
+    }
+
+    /// Every method the engine serves.
+    public func methods() -> MethodTable {
+        var table = MethodTable()
+        BrowseMethods.register(in: &table, engine: self)
+        return table
+    }
+}

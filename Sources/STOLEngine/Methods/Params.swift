@@ -1,0 +1,62 @@
+import Foundation
+import STOLRPC
+
+/// Checks shared by every method's params; each failure names its field.
+enum Params {
+    /// Taxon ids are positive JSON integers below 2^53.
+    static func taxonID(_ value: Int64, field: String = "id") throws -> Int64 {
+        guard value > 0, value < (1 << 53) else { throw RPCError.invalidParams(field: field, "must be a positive integer") }
+        return value
+    }
+
+    /// A BCP-47 language tag such as `en`, `es` or `pt-BR`; English when absent.
+    static func language(_ value: String?, field: String = "lang") throws -> String {
+        guard let value else { return "en" }
+        guard TaxaSourceParser.isLanguageTag(value) else { throw RPCError.invalidParams(field: field, "must be a language tag such as en, es or pt-BR") }
+        return value
+    }
+
+    static func limit(_ value: Int?, default fallback: Int, max maximum: Int, field: String = "limit") throws -> Int {
+        guard let value else { return fallback }
+        guard (1...maximum).contains(value) else { throw RPCError.invalidParams(field: field, "must be between 1 and \(maximum)") }
+        return value
+    }
+
+    static func rank(_ value: String?, field: String = "rank") throws -> Rank? {
+        guard let value else { return nil }
+        guard let rank = Rank(rawValue: value) else {
+            throw RPCError.invalidParams(field: field, "must be one of \(Rank.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return rank
+    }
+
+    static func conservation(_ value: String?, field: String = "conservation") throws -> ConservationStatus? {
+        guard let value else { return nil }
+        guard let status = ConservationStatus(rawValue: value) else {
+            throw RPCError.invalidParams(field: field, "must be one of \(ConservationStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return status
+    }
+}
+
+/// An opaque paging cursor: the sort key of the last item returned.
+struct PageCursor: Codable, Equatable {
+    var name: String
+    var id: Int64
+
+    var encoded: String {
+        let data = (try? JSONEncoder().encode(self)) ?? Data()
+        return data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String?, field: String = "cursor") throws -> PageCursor? {
+        guard let text else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(PageCursor.self, from: data) else {
+            throw RPCError.invalidParams(field: field, "is not a cursor returned by this method")
+        }
+        return cursor
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import GRDB
+
+/// Writes an assembled taxonomy into a new schema-v1 SQLite database: rows, full-text and trigram
+/// indexes, the Euler tour, precomputed relatives and credits; then VACUUM and an integrity check.
+///
+/// Rows are written in id order and siblings in name order, so the same input always gives the
+/// same content.
+public struct DatabaseBuilder {
+    /// Dataset credits stored in `dataset_info`.
+    public struct Metadata: Sendable {
+        public var name: String
+        public var version: String
+        public var license: String
+        public var attribution: String
+        /// ISO-8601 date; fixed by the caller so rebuilds are reproducible.
+        public var buildDate: String
+        public var sourceFiles: [String]
+        public var description: String?
+        public var extra: [String: String] = [:]
+
+        public init(name: String, version: String, license: String, attribution: String, buildDate: String, sourceFiles: [String], description: String? = nil) {
+            self.name = name
+            self.version = version
+            self.license = license
+            self.attribution = attribution
+            self.buildDate = buildDate
+            self.sourceFiles = sourceFiles
+            self.description = description
+        }
+    }
+
+    /// Counts and timings of a build.
+    public struct Report: Sendable {
+        public var taxa = 0
+        public var names = 0
+        public var references = 0
+        public var traits = 0
+        public var species = 0
+        public var relatives = 0
+        public var eulerEntries = 0
+        public var bytes: Int64 = 0
+        /// Stage name and seconds, in order.
+        public var timings: [(stage: String, seconds: Double)] = []
+    }
+
+    public var topN: Int
+    /// Called with a stage name and a fraction of that stage.
+    public var progress: @Sendable (String, Double) -> Void
+
+    public init(topN: Int = 10, progress: @escaping @Sendable (String, Double) -> Void = { _, _ in }) {
+        self.topN = topN
+        self.progress = progress
+    }
+
+    /// Builds `output` (replacing any file there) from `assembled`.
+    public func build(_ assembled: TaxonomyAssembler.Assembled, metadata: Metadata, to output: URL) throws -> Report {
+        var report = Report()
+        var clock = ContinuousClock.now
+        func lap(_ stage: String) {
+            let now = ContinuousClock.now
+            let d = now - clock
+            report.timings.append((stage, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18))
+            clock = now
+        }
+
+        let fm = FileManager.default
+        for suffix in ["", "-journal", "-wal", "-shm"] { try? fm.removeItem(atPath: output.path + suffix) }
+        var config = Configuration()
+        config.journalMode = .default
+        // Rows go in id order, so a child may precede its parent; references are checked at the end.
+        config.foreignKeysEnabled = false
+        let queue = try DatabaseQueue(path: output.path, configuration: config)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;")
+        }
+
+        let taxa = assembled.taxa
+        let ids = assembled.ids
+        let n = taxa.count
+        // Global name order: siblings, roots and relatives' ties follow it.
+        progress("ordering", 0)
+        var byName = Array(0..<Int32(n))
+        byName.sort { a, b in
+            let x = taxa[Int(a)].scientificName, y = taxa[Int(b)].scientificName
+            return x != y ? x < y : ids[Int(a)] < ids[Int(b)]
+        }
+        var nameOrder = [Int32](repeating: 0, count: n)
+        for (position, node) in byName.enumerated() { nameOrder[Int(node)] = Int32(position) }
+        let tree = try TreeIndex(parent: assembled.parentIndex) { nameOrder[Int($0)] < nameOrder[Int($1)] }
+        lap("order")
+
+        let byID = (0..<n).sorted { ids[$0] < ids[$1] }
+        try queue.write { db in
+            try db.execute(sql: try Schema.sql())
+            try db.execute(sql: "INSERT INTO schema_version(version) VALUES (?)", arguments: [Schema.currentVersion])
+
+            let insertTaxon = try BulkStatement(db, "INSERT INTO taxa(id, parent_id, rank, scientific_name, author, year, status, conservation) VALUES (?,?,?,?,?,?,?,?)")
+            let insertName = try BulkStatement(db, "INSERT INTO names(taxon_id, name, lang, name_type, is_preferred) VALUES (?,?,?,?,?)")
+            let insertRef = try BulkStatement(db, "INSERT INTO refs(taxon_id, citation, url, ref_type) VALUES (?,?,?,?)")
+            let insertTrait = try BulkStatement(db, "INSERT OR IGNORE INTO traits(taxon_id, key, value) VALUES (?,?,?)")
+            let insertFTS = try BulkStatement(db, "INSERT INTO fts_taxa(rowid, taxon_id, scientific_name, common_names, synonyms) VALUES (?,?,?,?,?)")
+            let insertSearch = try BulkStatement(db, "INSERT INTO search_names(taxon_id, name, folded, match_type, lang) VALUES (?,?,?,?,?)")
+
+            for (step, i) in byID.enumerated() {
+                if step % 50_000 == 0 { progress("taxa", Double(step) / Double(max(n, 1))) }
+                let t = taxa[i]
+                let id = ids[i]
+                let p = assembled.parentIndex[i]
+                try insertTaxon.insert(
+                    .int(id), p >= 0 ? .int(ids[Int(p)]) : .null, .optional(t.rank?.rawValue), .text(t.scientificName),
+                    .optional(t.author), .optional(t.year), .text(t.status.rawValue), .optional(t.conservation?.rawValue))
+                let names = Self.normalisedNames(t.names)
+                for name in names {
+                    try insertName.insert(.int(id), .text(name.name), .text(name.lang), .text(name.type.rawValue), .int(name.isPreferred ? 1 : 0))
+                }
+                report.names += names.count
+                for ref in t.references {
+                    try insertRef.insert(.int(id), .text(ref.citation), .optional(ref.url), .text(ref.type))
+                }
+                report.references += t.references.count
+                for trait in t.traits { try insertTrait.insert(.int(id), .text(trait.key), .text(trait.value)) }
+                report.traits += t.traits.count
+
+                let commons = names.filter { $0.type != .synonym }
+                let synonyms = names.filter { $0.type == .synonym }
+                try insertFTS.insert(
+                    .int(id), .int(id), .text(t.scientificName),
+                    .text(commons.map(\.name).joined(separator: " ; ")), .text(synonyms.map(\.name).joined(separator: " ; ")))
+                try insertSearch.insert(.int(id), .text(t.scientificName), .text(TextFolding.fold(t.scientificName)), .text("scientific"), .null)
+                var seen: Set<String> = [TextFolding.fold(t.scientificName)]
+                for name in names {
+                    let folded = TextFolding.fold(name.name)
+                    guard !folded.isEmpty, seen.insert(folded + "|" + name.lang).inserted else { continue }
+                    try insertSearch.insert(
+                        .int(id), .text(name.name), .text(folded), .text(name.type == .synonym ? "synonym" : "common"),
+                        .text(name.lang))
+                }
+                if t.rank == .species { report.species += 1 }
+            }
+            report.taxa = n
+        }
+        lap("rows")
+
+        progress("search index", 0)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO fts_trigram(fts_trigram) VALUES ('rebuild')")
+            try db.execute(sql: "INSERT INTO fts_taxa(fts_taxa) VALUES ('optimize')")
+        }
+        lap("search index")
+
+        progress("euler tour", 0)
+        try queue.write { db in
+            let insertEuler = try BulkStatement(db, "INSERT INTO euler_tour(idx, taxon_id, depth) VALUES (?,?,?)")
+            let insertFirst = try BulkStatement(db, "INSERT INTO first_occurrence(taxon_id, idx) VALUES (?,?)")
+            var first = [Int64](repeating: -1, count: n)
+            var idx: Int64 = 0
+            try tree.eulerTour { node, depth in
+                try insertEuler.insert(.int(idx), .int(ids[Int(node)]), .int(Int64(depth)))
+                if first[Int(node)] < 0 { first[Int(node)] = idx }
+                idx += 1
+            }
+            report.eulerEntries = Int(idx)
+            for i in byID { try insertFirst.insert(.int(ids[i]), .int(first[i])) }
+        }
+        lap("euler tour")
+
+        if topN > 0 {
+            let finder = RelativesFinder(tree: tree) { taxa[Int($0)].rank == .species }
+            try queue.write { db in
+                let insert = try BulkStatement(db, "INSERT INTO top_n_relatives(taxon_id, relative_id, rank_order, lca_id, lca_depth, distance) VALUES (?,?,?,?,?,?)")
+                let total = max(report.species, 1)
+                var done = 0
+                for i in byID where taxa[i].rank == .species {
+                    if done % 20_000 == 0 { progress("relatives", Double(done) / Double(total)) }
+                    done += 1
+                    var found = finder.candidates(of: Int32(i), n: topN).candidates
+                    found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : nameOrder[Int($0.node)] < nameOrder[Int($1.node)] }
+                    for (order, c) in found.prefix(topN).enumerated() {
+                        try insert.insert(
+                            .int(ids[i]), .int(ids[Int(c.node)]), .int(Int64(order + 1)), .int(ids[Int(c.lca)]),
+                            .int(Int64(tree.depth[Int(c.lca)])), .int(Int64(c.distance)))
+                        report.relatives += 1
+                    }
+                }
+            }
+        }
+        lap("relatives")
+
+        try queue.write { db in
+            var info: [(String, String)] = [
+                ("name", metadata.name), ("version", metadata.version), ("license", metadata.license),
+                ("attribution", metadata.attribution), ("build_date", metadata.buildDate),
+                ("source_files", metadata.sourceFiles.joined(separator: "\n")),
+                ("top_n", String(topN)),
+            ]
+            if let d = metadata.description { info.append(("description", d)) }
+            info.append(contentsOf: metadata.extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            for (key, value) in info {
+                try db.execute(sql: "INSERT OR REPLACE INTO dataset_info(key, value) VALUES (?, ?)", arguments: [key, value])
+            }
+            try db.execute(sql: "ANALYZE")
+        }
+        progress("vacuum", 0)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+        lap("vacuum")
+        let check = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        guard check == ["ok"] else { throw SourceIssue("integrity check failed: \(check.prefix(5).joined(separator: "; "))", at: nil) }
+        let dangling = try queue.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }
+        guard dangling == 0 else { throw SourceIssue("foreign key check failed: \(dangling) dangling references", at: nil) }
+        lap("integrity check")
+        try queue.close()
+        report.bytes = (try? fm.attributesOfItem(atPath: output.path)[.size] as? Int64) ?? 0
+        return report
+    }
+
+    /// One preferred name per language and type at most, preferred first, duplicates removed.
+    static func normalisedNames(_ names: [SourceName]) -> [SourceName] {
+        var out: [SourceName] = []
+        var seen = Set<SourceName>()
+        var preferredTaken = Set<String>()
+        for var name in names {
+            name.name = name.name.trimmingCharacters(in: .whitespaces)
+            guard !name.name.isEmpty else { continue }
+            let slot = name.lang + "|" + name.type.rawValue
+            if name.isPreferred {
+                if preferredTaken.contains(slot) { name.isPreferred = false } else { preferredTaken.insert(slot) }
+            }
+            var plain = name
+            plain.isPreferred = false
+            guard seen.insert(plain).inserted else { continue }
+            out.append(name)
+        }
+        // A language with common names but none marked preferred: the first one is.
+        for i in out.indices where out[i].type != .synonym && !preferredTaken.contains(out[i].lang + "|" + out[i].type.rawValue) {
+            preferredTaken.insert(out[i].lang + "|" + out[i].type.rawValue)
+            out[i].isPreferred = true
+        }
+        return out
+    }
+}
+
+extension TreeError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .cycle(let node): "parent cycle at node \(node)"
+        }
+    }
+}

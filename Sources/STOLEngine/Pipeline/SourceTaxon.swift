@@ -1,0 +1,110 @@
+/// One taxon as an importer read it, before ids are assigned and sources are merged.
+public struct SourceTaxon: Sendable, Equatable {
+    /// Identity used to merge sources and resolve parents (see `SourceTaxon.key(kingdom:rank:name:)`).
+    public var key: String
+    public var parentKey: String?
+    /// Nil for unranked taxa.
+    public var rank: Rank?
+    public var scientificName: String
+    public var author: String?
+    public var year: Int?
+    public var status: TaxonStatus = .accepted
+    public var conservation: ConservationStatus?
+    public var names: [SourceName] = []
+    public var traits: [SourceTrait] = []
+    public var references: [SourceReference] = []
+    /// An id the source fixes (generic tables, NCBI); otherwise one is derived from `key`.
+    public var fixedID: Int64?
+    /// Where the taxon was read, for error messages.
+    public var origin: SourceLocation?
+
+    public init(key: String, parentKey: String?, rank: Rank?, scientificName: String) {
+        self.key = key
+        self.parentKey = parentKey
+        self.rank = rank
+        self.scientificName = scientificName
+    }
+
+    /// The merge key for a ranked taxon: the same rank and name in the same kingdom are the same taxon.
+    public static func key(kingdom: String?, rank: Rank?, name: String) -> String {
+        "\(kingdom ?? "")|\(rank?.rawValue ?? "unranked")|\(name)"
+    }
+}
+
+/// A common name or synonym.
+public struct SourceName: Sendable, Equatable, Hashable {
+    public var name: String
+    /// BCP-47 tag; `la` for scientific synonyms.
+    public var lang: String
+    public var type: NameType
+    public var isPreferred: Bool
+
+    public init(_ name: String, lang: String, type: NameType, isPreferred: Bool = false) {
+        self.name = name
+        self.lang = lang
+        self.type = type
+        self.isPreferred = isPreferred
+    }
+}
+
+/// A `key = value` trait such as `diet = carnivore`.
+public struct SourceTrait: Sendable, Equatable, Hashable {
+    public var key: String
+    public var value: String
+
+    public init(_ key: String, _ value: String) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// A bibliographic reference.
+public struct SourceReference: Sendable, Equatable, Hashable {
+    public var citation: String
+    public var url: String?
+    public var type: String
+
+    public init(_ citation: String, url: String? = nil, type: String = "taxonomy") {
+        self.citation = citation
+        self.url = url
+        self.type = type
+    }
+}
+
+/// A file and line, for messages about bad source rows.
+public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+
+    public init(file: String, line: Int) {
+        self.file = file
+        self.line = line
+    }
+
+    public var description: String { "\(file):\(line)" }
+}
+
+/// A problem with a source row. Reported with its location; the row is skipped or the build fails.
+public struct SourceIssue: Error, Sendable, Equatable, CustomStringConvertible {
+    public var location: SourceLocation?
+    public var message: String
+
+    public init(_ message: String, at location: SourceLocation?) {
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String { location.map { "\($0): \(message)" } ?? message }
+}
+
+/// What an importer produced: taxa in source order, plus the rows it had to skip.
+public struct ImportResult: Sendable {
+    public var taxa: [SourceTaxon] = []
+    public var skipped: [SourceIssue] = []
+    /// Files read, for the dataset's credits.
+    public var sourceFiles: [String] = []
+    /// Required attributions of the sources (CC BY datasets must be credited).
+    public var credits: [String] = []
+
+    public init() {}
+}

@@ -1,0 +1,50 @@
+/// A taxon as the protocol shows it. Optional fields are omitted when absent.
+public struct Taxon: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var parentId: Int64?
+    /// Absent for unranked taxa.
+    public var rank: Rank?
+    public var scientificName: String
+    public var author: String?
+    public var year: Int?
+    public var status: TaxonStatus
+    public var conservationStatus: ConservationStatus?
+    /// In the requested language, falling back to English.
+    public var preferredCommonName: String?
+    public var childCount: Int?
+}
+
+/// A name attached to a taxon.
+public struct TaxonName: Codable, Sendable, Equatable {
+    public var name: String
+    public var lang: String
+    public var type: NameType
+    public var isPreferred: Bool
+}
+
+/// A `key: value` trait.
+public struct Trait: Codable, Sendable, Equatable, Hashable {
+    public var key: String
+    public var value: String
+}
+
+/// A bibliographic reference.
+public struct Reference: Codable, Sendable, Equatable {
+    public var citation: String
+    public var url: String?
+    public var type: String
+}
+
+/// Everything a species screen shows, in one response.
+public struct TaxonDetail: Codable, Sendable {
+    public var taxon: Taxon
+    public var preferredCommonName: String?
+    /// Root first, parent last.
+    public var lineage: [Taxon]
+    /// Common names by language tag.
+    public var names: [String: [TaxonName]]
+    public var synonyms: [TaxonName]
+    public var traits: [Trait]
+    public var references: [Reference]
+    public var childCount: Int
+}

@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+import STOLRPC
+
+/// The browse queries over one taxonomy database.
+public struct TaxonomyStore: Sendable {
+    public let database: TaxonomyDatabase
+
+    public init(database: TaxonomyDatabase) {
+        self.database = database
+    }
+
+    /// Filters and paging for `children`.
+    public struct ChildQuery: Sendable {
+        public var parentID: Int64
+        public var limit: Int
+        /// Resume after this (name, id).
+        public var after: (name: String, id: Int64)?
+        public var rank: Rank?
+        public var conservation: ConservationStatus?
+        public var lang: String
+
+        public init(parentID: Int64, limit: Int, after: (name: String, id: Int64)? = nil, rank: Rank? = nil, conservation: ConservationStatus? = nil, lang: String = "en") {
+            self.parentID = parentID
+            self.limit = limit
+            self.after = after
+            self.rank = rank
+            self.conservation = conservation
+            self.lang = lang
+        }
+    }
+
+    /// The taxon with `id`, with its preferred name in `lang` and child count.
+    public func taxon(_ id: Int64, lang: String = "en") async throws -> Taxon {
+        let found = try await database.read { db in
+            try Row.fetchOne(db, sql: Self.selectTaxon + " WHERE t.id = ?", arguments: [lang, Self.primary(lang), id]).map(Self.taxon(from:))
+        }
+        guard let found else { throw TaxonomyError.taxonNotFound(id) }
+        return found
+    }
+
+    /// Taxa without a parent, by scientific name.
+    public func roots(lang: String = "en") async throws -> [Taxon] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: Self.selectTaxon + " WHERE t.parent_id IS NULL ORDER BY t.scientific_name, t.id", arguments: [lang, Self.primary(lang)])
+                .map(Self.taxon(from:))
+        }
+    }
+
+    /// One page of children, by scientific name; `hasMore` tells whether another page follows.
+    public func children(_ query: ChildQuery) async throws -> (children: [Taxon], hasMore: Bool) {
+        _ = try await taxon(query.parentID, lang: query.lang)
+        return try await database.read { db in
+            var sql = Self.selectTaxon + " WHERE t.parent_id = ?"
+            var arguments: StatementArguments = [query.lang, Self.primary(query.lang), query.parentID]
+            if let after = query.after {
+                sql += " AND (t.scientific_name > ? OR (t.scientific_name = ? AND t.id > ?))"
+                arguments += [after.name, after.name, after.id]
+            }
+            if let rank = query.rank {
+                sql += " AND t.rank = ?"
+                arguments += [rank.rawValue]
+            }
+            if let conservation = query.conservation {
+                sql += " AND t.conservation = ?"
+                arguments += [conservation.rawValue]
+            }
+            sql += " ORDER BY t.scientific_name, t.id LIMIT ?"
+            arguments += [query.limit + 1]
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.taxon(from:))
+            return (Array(rows.prefix(query.limit)), rows.count > query.limit)
+        }
+    }
+
+    /// Ancestors from the root down to the parent.
+    public func ancestors(_ id: Int64, lang: String = "en") async throws -> [Taxon] {
+        _ = try await taxon(id, lang: lang)
+        return try await database.read { db in
+            let sql = """
+                WITH RECURSIVE up(id, level) AS (
+                    SELECT parent_id, 1 FROM taxa WHERE id = ? AND parent_id IS NOT NULL
+                    UNION ALL
+                    SELECT t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.id
+                    WHERE t.parent_id IS NOT NULL AND up.level < 10000
+                )
+                \(Self.selectTaxon) JOIN up ON up.id = t.id ORDER BY up.level DESC
+                """
+            return try Row.fetchAll(db, sql: sql, arguments: [id, lang, Self.primary(lang)]).map(Self.taxon(from:))
+        }
+    }
+
+    /// Names of a taxon, optionally in one language (synonyms are always included).
+    public func names(_ id: Int64, lang: String? = nil) async throws -> [TaxonName] {
+        _ = try await taxon(id)
+        return try await database.read { db in
+            var sql = "SELECT name, lang, name_type, is_preferred FROM names WHERE taxon_id = ?"
+            var arguments: StatementArguments = [id]
+            if let lang {
+                sql += " AND (lang = ? OR lang LIKE ? OR name_type = 'synonym')"
+                arguments += [lang, lang + "-%"]
+            }
+            sql += " ORDER BY name_type = 'synonym', lang, is_preferred DESC, id"
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.name(from:))
+        }
+    }
+
+    public func traits(_ id: Int64) async throws -> [Trait] {
+        _ = try await taxon(id)
+        return try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT key, value FROM traits WHERE taxon_id = ? ORDER BY key, value", arguments: [id])
+                .map { Trait(key: $0["key"], value: $0["value"]) }
+        }
+    }
+
+    public func references(_ id: Int64) async throws -> [Reference] {
+        _ = try await taxon(id)
+        return try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT citation, url, ref_type FROM refs WHERE taxon_id = ? ORDER BY id", arguments: [id])
+                .map { Reference(citation: $0["citation"], url: $0["url"], type: $0["ref_type"]) }
+        }
+    }
+
+    /// The species screen in one call.
+    public func detail(_ id: Int64, lang: String = "en") async throws -> TaxonDetail {
+        let taxon = try await taxon(id, lang: lang)
+        async let lineage = ancestors(id, lang: lang)
+        async let allNames = names(id)
+        async let traits = traits(id)
+        async let references = references(id)
+        let names = try await allNames
+        var byLanguage: [String: [TaxonName]] = [:]
+        for name in names where name.type != .synonym { byLanguage[name.lang, default: []].append(name) }
+        return TaxonDetail(
+            taxon: taxon,
+            preferredCommonName: taxon.preferredCommonName,
+            lineage: try await lineage,
+            names: byLanguage,
+            synonyms: names.filter { $0.type == .synonym },
+            traits: try await traits,
+            references: try await references,
+            childCount: taxon.childCount ?? 0)
+    }
+
+    // MARK: SQL
+
+    /// Selects a taxon with its preferred common name (arguments: lang, primary language subtag)
+    /// and child count. The name falls back to English.
+    static let selectTaxon = """
+        SELECT t.id, t.parent_id, t.rank, t.scientific_name, t.author, t.year, t.status, t.conservation,
+            (SELECT n.name FROM names n
+             WHERE n.taxon_id = t.id AND n.name_type IN ('common', 'vernacular') AND n.lang IN (?1, ?2, 'en')
+             ORDER BY n.lang = ?1 DESC, n.lang = ?2 DESC, n.is_preferred DESC, n.id LIMIT 1) AS common_name,
+            (SELECT count(*) FROM taxa c WHERE c.parent_id = t.id) AS child_count
+        FROM taxa t
+        """
+
+    static func primary(_ lang: String) -> String {
+        String(lang.split(separator: "-").first ?? Substring(lang))
+    }
+
+    static func taxon(from row: Row) -> Taxon {
+        Taxon(
+            id: row["id"], parentId: row["parent_id"],
+            rank: (row["rank"] as String?).flatMap(Rank.init(rawValue:)),
+            scientificName: row["scientific_name"], author: row["author"], year: row["year"],
+            status: TaxonStatus(rawValue: row["status"]) ?? .accepted,
+            conservationStatus: (row["conservation"] as String?).flatMap(ConservationStatus.init(rawValue:)),
+            preferredCommonName: row["common_name"], childCount: row["child_count"])
+    }
+
+    static func name(from row: Row) -> TaxonName {
+        TaxonName(name: row["name"], lang: row["lang"], type: NameType(rawValue: row["name_type"]) ?? .common, isPreferred: row["is_preferred"])
+    }
+}
+
+/// Domain errors of taxonomy lookups, with their protocol mapping.
+public enum TaxonomyError: Error, Sendable, Equatable, RPCErrorConvertible {
+    case taxonNotFound(Int64)
+
+    public var rpcError: RPCError {
+        switch self {
+        case .taxonNotFound(let id):
+            .kind(ErrorCode.notFound, "taxonNotFound", "No taxon with id \(id)", ["id": .integer(id)])
+        }
+    }
+}

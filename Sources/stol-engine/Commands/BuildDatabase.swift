@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import STOLEngine
+
+/// `stol-engine build-db`: the offline pipeline that turns source files into a taxonomy database.
+struct BuildDatabase: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build-db",
+        abstract: "Build a taxonomy database from source files.",
+        discussion: """
+            Sources may be combined; taxa with the same rank and name in the same kingdom are merged.
+            Bad rows are reported with file and line and skipped (or, with --strict, fail the build).
+            """)
+
+    @Option(name: .customLong("taxa"), help: "A directory of .taxa files (the project's own format; see dataset/FORMAT.md).")
+    var taxaDirectories: [String] = []
+
+    @Option(help: "Where to write the database (replaced if it exists).")
+    var out: String
+
+    @Option(help: "Closest relatives precomputed per species (0 to skip).")
+    var topN: Int = 10
+
+    @Flag(help: "Fail on the first bad source row instead of skipping it.")
+    var strict = false
+
+    @Option(help: "Dataset name (default: from dataset.info, or derived from the sources).")
+    var name: String?
+
+    @Option(help: "Dataset version.")
+    var datasetVersion: String?
+
+    @Option(help: "Build date stored in the database (default: from dataset.info, or today); fix it for reproducible builds.")
+    var buildDate: String?
+
+    @Flag(help: "Print no progress on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        guard !taxaDirectories.isEmpty else { throw ValidationError("name at least one source (--taxa)") }
+        guard (0...100).contains(topN) else { throw ValidationError("--top-n must be between 0 and 100") }
+    }
+
+    func run() throws {
+        let started = ContinuousClock.now
+        var results: [ImportResult] = []
+        var info: [String: String] = [:]
+        for directory in taxaDirectories {
+            let url = URL(fileURLWithPath: directory)
+            results.append(try TaxaSourceParser().parse(directory: url))
+            info.merge(DatasetInfoFile.read(url.appendingPathComponent("dataset.info"))) { old, _ in old }
+        }
+        let assembler = TaxonomyAssembler(policy: strict ? .fail : .skip)
+        let assembled: TaxonomyAssembler.Assembled
+        do {
+            assembled = try assembler.assemble(results)
+        } catch {
+            throw BuildFailure("bad source row: \(error)")
+        }
+        for issue in assembled.issues.prefix(50) { Stderr.print("warning: \(issue)") }
+        if assembled.issues.count > 50 { Stderr.print("warning: … and \(assembled.issues.count - 50) more") }
+
+        let credits = results.flatMap(\.credits)
+        let metadata = DatabaseBuilder.Metadata(
+            name: name ?? info["name"] ?? "Custom dataset",
+            version: datasetVersion ?? info["version"] ?? "unversioned",
+            license: info["license"] ?? "see sources",
+            attribution: ([info["attribution"]].compactMap { $0 } + credits).joined(separator: "\n"),
+            buildDate: buildDate ?? info["build_date"] ?? ISO8601DateFormatter().string(from: Date()).prefix(10).description,
+            sourceFiles: results.flatMap(\.sourceFiles),
+            description: info["description"])
+        let quiet = self.quiet
+        var builder = DatabaseBuilder(topN: topN)
+        builder.progress = { stage, fraction in
+            if !quiet { Stderr.print(String(format: "  %@ %3.0f%%", stage, fraction * 100)) }
+        }
+        let report = try builder.build(assembled, metadata: metadata, to: URL(fileURLWithPath: out))
+        print("built \(out)")
+        print("  taxa \(report.taxa), species \(report.species), names \(report.names), references \(report.references), traits \(report.traits)")
+        print("  euler tour \(report.eulerEntries) entries, relatives \(report.relatives) rows, \(report.bytes) bytes")
+        print("  skipped rows \(assembled.issues.count)")
+        for (stage, seconds) in report.timings {
+            print("  " + stage.padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%8.2f s", seconds))
+        }
+        let total = ContinuousClock.now - started
+        print("  total \(total)")
+    }
+}
+
+/// A failure the CLI reports in one line.
+struct BuildFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `key: value` lines, `#` comments.
+enum DatasetInfoFile {
+    static func read(_ url: URL) -> [String: String] {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
+        var out: [String: String] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            out[line[..<colon].trimmingCharacters(in: .whitespaces)] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return out
+    }
+}

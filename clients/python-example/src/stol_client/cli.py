@@ -1,0 +1,541 @@
+"""Command-line interface: ``python -m stol_client [options] COMMAND``.
+
+Results go to stdout (human-readable, or JSON with ``--json``); progress, logs and errors go to
+stderr. Errors print ``error: <message> (<kind>)`` and exit with status 1; Ctrl-C during a long
+command cancels it on the engine and exits with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import signal
+import sys
+import time
+from typing import Any, Callable, Dict, List, Optional, TextIO
+
+from .client import Call, EngineClient, Progress
+from .errors import StolClientError
+
+PROG = "python -m stol_client"
+
+
+class CLIError(StolClientError):
+    """An error found by the CLI itself (printed like engine errors)."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class Interrupted(Exception):
+    """The user pressed Ctrl-C and the engine confirmed the cancellation."""
+
+
+# --------------------------------------------------------------------------------------------
+# Output helpers
+
+
+def _print_json(value: Any, out: TextIO) -> None:
+    out.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def _is_scalar(v: Any) -> bool:
+    return v is None or isinstance(v, (str, int, float, bool))
+
+
+def _fmt_scalar(v: Any) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+_LIST_KEYS = ("results", "items", "taxa", "favorites", "favourites", "relatives", "hits",
+              "matches", "entries")
+
+
+def _items(result: Any) -> Optional[list]:
+    """The list a list-like result carries (``results``, ``items``…), or ``None``."""
+    if isinstance(result, list):
+        return result
+    if isinstance(result, dict):
+        for key in _LIST_KEYS:
+            if isinstance(result.get(key), list):
+                return result[key]
+    return None
+
+
+def _flatten_taxon(item: Any) -> Dict[str, Any]:
+    if not isinstance(item, dict):
+        return {}
+    merged = dict(item)
+    inner = item.get("taxon")
+    if isinstance(inner, dict):
+        merged = {**inner, **{k: v for k, v in item.items() if k != "taxon"}}
+    return merged
+
+
+def _taxon_id(item: Any) -> Optional[int]:
+    t = _flatten_taxon(item)
+    for key in ("id", "taxonId"):
+        v = t.get(key)
+        if isinstance(v, int) and not isinstance(v, bool):
+            return v
+    return None
+
+
+def _first_str(d: Dict[str, Any], *keys: str) -> Optional[str]:
+    for key in keys:
+        v = d.get(key)
+        if isinstance(v, str) and v:
+            return v
+    return None
+
+
+def _taxon_label(item: Any) -> str:
+    if _is_scalar(item):
+        return _fmt_scalar(item)
+    t = _flatten_taxon(item)
+    sci = _first_str(t, "scientificName", "name", "canonicalName", "title") or "?"
+    common = _first_str(t, "commonName", "vernacularName", "preferredName", "displayName")
+    if isinstance(t.get("name"), str) and sci != t["name"] and not common:
+        common = t["name"]
+    rank = _first_str(t, "rank") or ""
+    tid = _taxon_id(t)
+    text = f"{tid if tid is not None else '':>8}  {rank:<8}  {sci}"
+    if common and common != sci:
+        text += f" — {common}"
+    return text.rstrip()
+
+
+def _dump_human(value: Any, out: TextIO, indent: int = 0) -> None:
+    """A YAML-like rendering of any JSON value."""
+    pad = "  " * indent
+    if _is_scalar(value):
+        out.write(f"{pad}{_fmt_scalar(value)}\n")
+    elif isinstance(value, dict):
+        if not value:
+            out.write(f"{pad}(empty)\n")
+        for key, v in value.items():
+            if _is_scalar(v):
+                out.write(f"{pad}{key}: {_fmt_scalar(v)}\n")
+            elif isinstance(v, list) and all(_is_scalar(x) for x in v):
+                out.write(f"{pad}{key}: {', '.join(_fmt_scalar(x) for x in v) or '(none)'}\n")
+            else:
+                out.write(f"{pad}{key}:\n")
+                _dump_human(v, out, indent + 1)
+    elif isinstance(value, list):
+        if not value:
+            out.write(f"{pad}(none)\n")
+        for item in value:
+            if _is_scalar(item):
+                out.write(f"{pad}- {_fmt_scalar(item)}\n")
+            elif isinstance(item, dict) and _taxon_id(item) is not None:
+                out.write(f"{pad}- {_taxon_label(item).strip()}\n")
+            else:
+                out.write(f"{pad}-\n")
+                _dump_human(item, out, indent + 1)
+
+
+def _print_taxa(result: Any, out: TextIO, empty: str) -> None:
+    items = _items(result)
+    if items is None:
+        _dump_human(result, out)
+        return
+    if not items:
+        out.write(empty + "\n")
+        return
+    for item in items:
+        out.write(_taxon_label(item) + "\n")
+    if isinstance(result, dict) and result.get("nextCursor"):
+        out.write("(more results: use --limit or `raw` with the cursor)\n")
+
+
+# --------------------------------------------------------------------------------------------
+# Progress bar and Ctrl-C handling
+
+
+class ProgressBar:
+    """Draws ``$/progress`` on stderr: a redrawn bar on a terminal, one line per 10 % otherwise."""
+
+    def __init__(self, stream: TextIO, label: str, width: int = 30) -> None:
+        self.stream = stream
+        self.label = label
+        self.width = width
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.title: Optional[str] = None
+        self.message: Optional[str] = None
+        self.fraction = 0.0
+        self._drawn = False
+        self._last_step = -1
+
+    def announce(self) -> None:
+        self.stream.write(f"{self.label}… (Ctrl-C to cancel)\n")
+        self.stream.flush()
+
+    def update(self, p: Progress) -> None:
+        if p.kind == "begin":
+            self.title = p.title or self.title
+            self.fraction = p.fraction or 0.0
+        elif p.kind == "report":
+            if p.fraction is not None:
+                self.fraction = max(self.fraction, min(1.0, p.fraction))
+        elif p.kind == "end":
+            self.fraction = 1.0
+        if p.message is not None:
+            self.message = p.message
+        self._draw(force=p.kind in ("begin", "end"))
+
+    def _draw(self, force: bool) -> None:
+        pct = int(round(self.fraction * 100))
+        title = self.title or self.label
+        suffix = f"  {self.message}" if self.message else ""
+        if self.tty:
+            filled = int(self.fraction * self.width)
+            bar = "#" * filled + "-" * (self.width - filled)
+            self.stream.write(f"\r\x1b[2K{title} [{bar}] {pct:3d}%{suffix}")
+            self._drawn = True
+        else:
+            step = pct // 10
+            if not force and step == self._last_step:
+                return
+            self._last_step = step
+            self.stream.write(f"{title} {pct:3d}%{suffix}\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.tty and self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._drawn = False
+
+
+async def run_with_progress(client: EngineClient, method: str, params: Dict[str, Any],
+                            label: str, stream: TextIO = sys.stderr) -> Any:
+    """Call ``method`` with a progress bar on ``stream``. The first Ctrl-C sends
+    ``$/cancelRequest`` and waits for the engine to confirm (then raises :class:`Interrupted`);
+    a second Ctrl-C stops waiting."""
+    bar = ProgressBar(stream, label)
+    loop = asyncio.get_running_loop()
+    interrupted = asyncio.Event()
+    main_task = asyncio.current_task()
+    presses = 0
+
+    def on_sigint() -> None:
+        nonlocal presses
+        presses += 1
+        if presses == 1:
+            interrupted.set()
+        elif main_task is not None:
+            main_task.cancel()
+
+    installed = False
+    try:
+        loop.add_signal_handler(signal.SIGINT, on_sigint)
+        installed = True
+    except (NotImplementedError, RuntimeError, ValueError):  # pragma: no cover (Windows)
+        pass
+    try:
+        call: Call = await client.request(method, params, progress=bar.update)
+        bar.announce()
+
+        async def result() -> Any:
+            return await call
+
+        waiter = asyncio.ensure_future(result())
+        stopper = asyncio.ensure_future(interrupted.wait())
+        try:
+            await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            waiter.cancel()
+            call._abandon()
+            raise
+        finally:
+            stopper.cancel()
+        if waiter.done():
+            bar.finish()
+            return waiter.result()
+        waiter.cancel()
+        bar.finish()
+        stream.write(f"cancelling {method}…\n")
+        stream.flush()
+        try:
+            cancelled = await call.cancel(timeout=60)
+        except asyncio.TimeoutError:
+            raise CLIError(f"the engine did not confirm the cancellation of {method}", "timeout")
+        if cancelled:
+            raise Interrupted(f"{label} cancelled")
+        return await call  # it finished before the cancel arrived
+    finally:
+        if installed:
+            loop.remove_signal_handler(signal.SIGINT)
+
+
+# --------------------------------------------------------------------------------------------
+# Commands
+
+
+async def resolve_taxon(client: EngineClient, text: str) -> int:
+    """A taxon id from an integer or a name (the top ``search/query`` result)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    result = await client.call("search/query", query=text, limit=1)
+    items = _items(result) or []
+    if not items:
+        raise CLIError(f"no taxon matches {text!r}", "noMatch")
+    tid = _taxon_id(items[0])
+    if tid is None:
+        raise CLIError(f"search result for {text!r} carries no id", "protocolError")
+    return tid
+
+
+def _sort_params(args: argparse.Namespace) -> Dict[str, Any]:
+    return {"sort": args.sort} if args.sort else {}
+
+
+async def cmd_ping(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
+    t0 = time.perf_counter()
+    result = await client.call("ping")
+    ms = (time.perf_counter() - t0) * 1000
+    if args.json:
+        _print_json(result, out)
+    else:
+        info = client.server_info.get("serverInfo", {}) if isinstance(client.server_info, dict) else {}
+        who = " ".join(str(x) for x in (info.get("name"), info.get("version")) if x) or "engine"
+        out.write(f"pong from {who} in {ms:.1f} ms\n")
+    return 0
+
+
+async def cmd_search(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
+    result = await client.call("search/query", query=args.query, limit=args.limit)
+    if args.json:
+        _print_json(result, out)
+    else:
+        _print_taxa(result, out, f"no taxon matches {args.query!r}")
+    return 0
+
+
+async def cmd_detail(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
+    tid = await resolve_taxon(client, args.taxon)
+    result = await client.call("taxon/detail", id=tid)
+    if args.json:
+        _print_json(result, out)
+    else:
+        _dump_human(result, out)
+    return 0
+
+
+async def cmd_compare(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
+    a, b = await asyncio.gather(resolve_taxon(client, args.name_a), resolve_taxon(client, args.name_b))
+    result = await client.call("compare/taxa", a=a, b=b)
+    if args.json:
+        _print_json(result, out)
+    else:
+        _dump_human(result, out)
+    return 0
+
+
+async def cmd_relatives(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
+    tid = await resolve_taxon(client, args.name)
+    result = await client.call("compare/relatives", id=tid)
+    if args.json:
+        _print_json(result, out)
+    else:
+        _print_taxa(result, out, "no relatives")
+    return 0
+
+
+async def cmd_favourites(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
+    action = args.action
+    if action in ("add", "remove"):
+        tid = await resolve_taxon(client, args.taxon)
+        result = await client.call(f"favorites/{action}", taxonId=tid)
+        if args.json:
+            _print_json(result, out)
+        else:
+            out.write(f"{'added' if action == 'add' else 'removed'} {tid}"
+                      f" {'to' if action == 'add' else 'from'} favourites\n")
+    elif action == "list":
+        result = await client.call("favorites/list", **_sort_params(args))
+        if args.json:
+            _print_json(result, out)
+        else:
+            _print_taxa(result, out, "no favourites")
+    else:  # export
+        result = await client.call("favorites/export", **_sort_params(args))
+        text: Optional[str] = None
+        if isinstance(result, str):
+            text = result
+        elif isinstance(result, dict) and not args.json:
+            text = _first_str(result, "data", "content", "text", "csv", "json")
+        if args.json or text is None:
+            text = json.dumps(result, indent=2, ensure_ascii=False) + "\n"
+        if args.output:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+            sys.stderr.write(f"wrote {args.output}\n")
+        else:
+            out.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+async def cmd_import(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
+    path = os.path.abspath(args.file)
+    result = await run_with_progress(client, "database/import", {"path": path},
+                                     f"importing {args.file}")
+    if args.json:
+        _print_json(result, out)
+    else:
+        out.write("import finished\n")
+        if result not in (None, {}):
+            _dump_human(result, out)
+    return 0
+
+
+async def cmd_raw(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
+    params = args.params_value
+    if args.progress:
+        result = await run_with_progress(client, args.method, params or {}, args.method)
+    else:
+        result = await client.call(args.method, params)
+    _print_json(result, out)
+    return 0
+
+
+COMMANDS: Dict[str, Callable[..., Any]] = {
+    "ping": cmd_ping,
+    "search": cmd_search,
+    "detail": cmd_detail,
+    "compare": cmd_compare,
+    "relatives": cmd_relatives,
+    "favourites": cmd_favourites,
+    "favorites": cmd_favourites,
+    "import": cmd_import,
+    "raw": cmd_raw,
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Argument parsing and main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="print results as JSON")
+
+    p = argparse.ArgumentParser(
+        prog=PROG, description="Talk to stol-engine from the command line.",
+        epilog="Errors print `error: <message> (<kind>)` on stderr and exit with status 1.")
+    p.add_argument("--engine", metavar="PATH",
+                   help="engine executable (default: $STOL_ENGINE or stol-engine on PATH)")
+    p.add_argument("--data-dir", metavar="DIR", help="passed to the engine as --data-dir")
+    p.add_argument("--engine-arg", metavar="ARG", action="append", default=[],
+                   help="extra engine argument, repeatable (e.g. --engine-arg=--conformance-methods)")
+    p.add_argument("--json", action="store_true", help="print results as JSON")
+    p.add_argument("-v", "--verbose", action="count", default=0,
+                   help="show engine logs (-v: info, -vv: debug)")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    s = sub.add_parser("search", parents=[common], help="search taxa (search/query)")
+    s.add_argument("query")
+    s.add_argument("--limit", type=int, default=20)
+
+    s = sub.add_parser("detail", parents=[common], help="a taxon's details (taxon/detail)")
+    s.add_argument("taxon", metavar="ID", help="taxon id (or a name, resolved by search)")
+
+    s = sub.add_parser("compare", parents=[common], help="compare two taxa (compare/taxa)")
+    s.add_argument("name_a", metavar="NAME_A")
+    s.add_argument("name_b", metavar="NAME_B")
+
+    s = sub.add_parser("relatives", parents=[common], help="close relatives (compare/relatives)")
+    s.add_argument("name", metavar="NAME")
+
+    fav = sub.add_parser("favourites", aliases=["favorites"], parents=[common],
+                         help="manage favourites (favorites/*)")
+    fsub = fav.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for action in ("add", "remove"):
+        s = fsub.add_parser(action, parents=[common], help=f"{action} a favourite")
+        s.add_argument("taxon", metavar="ID", help="taxon id (or a name, resolved by search)")
+    for action in ("list", "export"):
+        s = fsub.add_parser(action, parents=[common], help=f"{action} favourites")
+        s.add_argument("--sort", help="sort order passed to the engine")
+        if action == "export":
+            s.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+
+    s = sub.add_parser("import", parents=[common],
+                       help="import a database file (database/import), Ctrl-C cancels")
+    s.add_argument("file", metavar="FILE")
+
+    s = sub.add_parser("raw", parents=[common], help="call any method, print the result as JSON")
+    s.add_argument("method", metavar="METHOD")
+    s.add_argument("params", metavar="JSON", nargs="?", help="params: a JSON object (or array)")
+    s.add_argument("--progress", action="store_true",
+                   help="ask for progress, draw a bar on stderr; Ctrl-C cancels")
+
+    sub.add_parser("ping", parents=[common], help="check that the engine answers")
+    return p
+
+
+def _setup_logging(verbose: int) -> None:
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+    root = logging.getLogger("stol_client")
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    root.propagate = False
+
+
+def _print_error(e: BaseException) -> None:
+    kind = getattr(e, "kind", None) or type(e).__name__
+    sys.stderr.write(f"error: {e} ({kind})\n")
+    sys.stderr.flush()
+
+
+async def _run(args: argparse.Namespace) -> int:
+    try:
+        async with EngineClient.start(args.engine, args.engine_arg, data_dir=args.data_dir) as client:
+            return await COMMANDS[args.command](client, args, sys.stdout)
+    except Interrupted as e:
+        sys.stderr.write(f"{e}\n")
+        return 130
+    except StolClientError as e:
+        _print_error(e)
+        return 1
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "raw":
+        args.params_value = None
+        if args.params is not None:
+            try:
+                args.params_value = json.loads(args.params)
+            except ValueError as e:
+                parser.error(f"JSON params are not valid JSON: {e}")
+            if not isinstance(args.params_value, (dict, list)):
+                parser.error("JSON params must be an object (or an array)")
+            if args.progress and not isinstance(args.params_value, dict):
+                parser.error("--progress needs object params")
+    _setup_logging(args.verbose)
+    try:
+        return asyncio.run(_run(args))
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
+    except OSError as e:
+        _print_error(e)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,219 @@
+"""`python -m stol_client` run as a subprocess against the real engine."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from _engine_support import PACKAGE_ROOT, SRC, requires_methods
+
+CONFORMANCE = "--engine-arg=--conformance-methods"
+
+
+def test_ping(run_cli):
+    proc = run_cli("ping")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("pong from stol-engine"), proc.stdout
+
+
+def test_ping_json(run_cli):
+    proc = run_cli("--json", "ping")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == {}
+    proc = run_cli("ping", "--json")  # --json also accepted after the command
+    assert json.loads(proc.stdout) == {}
+
+
+def test_raw_prints_pretty_json(run_cli):
+    proc = run_cli(CONFORMANCE, "raw", "subtract", '{"minuend": 42, "subtrahend": 23}')
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == 19
+    proc = run_cli(CONFORMANCE, "raw", "get_data")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == ["hello", 5]
+    assert proc.stdout == json.dumps(["hello", 5], indent=2) + "\n"
+
+
+def test_raw_discover(run_cli):
+    proc = run_cli("raw", "rpc.discover")
+    assert proc.returncode == 0, proc.stderr
+    assert isinstance(json.loads(proc.stdout), dict)
+
+
+def test_raw_errors(run_cli):
+    proc = run_cli("raw", "no/suchMethod", "{}")
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr.strip().startswith("error: ")
+    assert proc.stderr.strip().endswith("(methodNotFound)"), proc.stderr
+
+    proc = run_cli(CONFORMANCE, "raw", "subtract", '{"minuend": "x", "subtrahend": 1}')
+    assert proc.returncode == 1
+    assert proc.stderr.strip().endswith("(invalidParams)"), proc.stderr
+
+    proc = run_cli(CONFORMANCE, "raw", "test/fail")
+    assert proc.returncode == 1
+    assert proc.stderr.strip().endswith("(internal)"), proc.stderr
+
+
+def test_raw_rejects_bad_json(run_cli):
+    proc = run_cli("raw", "ping", "{not json")
+    assert proc.returncode == 2
+    assert "not valid JSON" in proc.stderr
+    proc = run_cli("raw", "ping", "42")
+    assert proc.returncode == 2
+
+
+def test_missing_engine(run_cli, tmp_path):
+    proc = run_cli("ping", engine_path=str(tmp_path / "nope"))
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error: ") and "(engineNotFound)" in proc.stderr, proc.stderr
+
+
+def test_raw_progress_bar(run_cli):
+    proc = run_cli(CONFORMANCE, "raw", "--progress", "test/progress", '{"steps": 5, "delayMs": 10}')
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == {"steps": 5}
+    assert "100%" in proc.stderr, proc.stderr
+
+
+def _spawn_cli(engine, data_dir, *args):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
+    return subprocess.Popen(
+        [sys.executable, "-m", "stol_client", "-v", "--engine", engine, "--data-dir",
+         str(data_dir), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        cwd=str(PACKAGE_ROOT))
+
+
+def _wait_for_line(stream, needle, timeout):
+    """Read lines from ``stream`` until one contains ``needle``; returns all lines read."""
+    lines = []
+    found = threading.Event()
+
+    def reader():
+        for line in stream:
+            lines.append(line)
+            if needle in line:
+                found.set()
+                return
+
+    threading.Thread(target=reader, daemon=True).start()
+    assert found.wait(timeout), f"never saw {needle!r} on stderr: {''.join(lines)}"
+    return lines
+
+
+def test_ctrl_c_cancels_a_long_request(engine, data_dir):
+    """The machinery `import` uses: SIGINT sends $/cancelRequest, waits for the engine's -32800,
+    closes the engine cleanly (exit code 0) and exits with status 130."""
+    proc = _spawn_cli(engine, data_dir, CONFORMANCE, "raw", "--progress", "test/sleep",
+                      '{"ms": 30000}')
+    try:
+        first = _wait_for_line(proc.stderr, "Ctrl-C to cancel", timeout=30)
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        stdout, rest = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    stderr = "".join(first) + rest
+    assert time.monotonic() - t0 < 10
+    assert proc.returncode == 130, stderr
+    assert stdout == ""
+    assert "cancelling test/sleep" in stderr
+    assert "test/sleep cancelled" in stderr
+    assert "engine exited with code 0" in stderr, stderr
+    assert "Traceback" not in stderr
+
+
+# ---- commands whose engine methods are still being built: they run once rpc.discover lists them
+
+
+def _search_json(run_cli, query):
+    proc = run_cli("--json", "search", query)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@requires_methods("search/query")
+def test_search(run_cli):
+    result = _search_json(run_cli, "Panthera leo")
+    assert "Panthera leo" in json.dumps(result)
+    proc = run_cli("search", "Panthera leo")
+    assert proc.returncode == 0, proc.stderr
+    assert "Panthera leo" in proc.stdout
+
+
+@requires_methods("search/query", "taxon/detail")
+def test_detail(run_cli):
+    from stol_client.cli import _items, _taxon_id
+
+    tid = _taxon_id(_items(_search_json(run_cli, "Panthera leo"))[0])
+    proc = run_cli("--json", "detail", str(tid))
+    assert proc.returncode == 0, proc.stderr
+    assert "Panthera leo" in proc.stdout
+    proc = run_cli("detail", str(tid))
+    assert proc.returncode == 0, proc.stderr
+    assert "Panthera leo" in proc.stdout
+
+
+@requires_methods("taxon/detail")
+def test_detail_unknown_id(run_cli):
+    proc = run_cli("detail", "987654321")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error: ") and "(taxonNotFound)" in proc.stderr, proc.stderr
+
+
+@requires_methods("search/query", "compare/taxa")
+def test_compare(run_cli):
+    proc = run_cli("--json", "compare", "Panthera leo", "Panthera tigris")
+    assert proc.returncode == 0, proc.stderr
+    assert isinstance(json.loads(proc.stdout), dict)
+    proc = run_cli("compare", "Panthera leo", "Panthera tigris")
+    assert proc.returncode == 0, proc.stderr
+
+
+@requires_methods("search/query", "compare/relatives")
+def test_relatives(run_cli):
+    proc = run_cli("--json", "relatives", "Panthera leo")
+    assert proc.returncode == 0, proc.stderr
+    json.loads(proc.stdout)
+    proc = run_cli("relatives", "Panthera leo")
+    assert proc.returncode == 0, proc.stderr
+
+
+@requires_methods("search/query", "favorites/add", "favorites/remove", "favorites/list",
+                  "favorites/export")
+def test_favourites(run_cli):
+    from stol_client.cli import _items, _taxon_id
+
+    tid = _taxon_id(_items(_search_json(run_cli, "Panthera leo"))[0])
+    proc = run_cli("favourites", "add", str(tid))
+    assert proc.returncode == 0, proc.stderr
+    proc = run_cli("--json", "favourites", "list")
+    assert proc.returncode == 0, proc.stderr
+    assert tid in [_taxon_id(i) for i in _items(json.loads(proc.stdout))]
+    proc = run_cli("favourites", "list")
+    assert proc.returncode == 0 and str(tid) in proc.stdout, proc.stderr
+    proc = run_cli("favourites", "export")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip()
+    proc = run_cli("favourites", "remove", str(tid))
+    assert proc.returncode == 0, proc.stderr
+    proc = run_cli("--json", "favourites", "list")
+    assert tid not in [_taxon_id(i) for i in _items(json.loads(proc.stdout)) or []]
+
+
+@requires_methods("database/import")
+def test_import_missing_file_is_an_error(run_cli, tmp_path):
+    proc = run_cli("import", str(tmp_path / "missing.stol"))
+    assert proc.returncode == 1
+    assert proc.stderr.rstrip().splitlines()[-1].startswith("error: "), proc.stderr
+    assert proc.stderr.rstrip().endswith(")"), proc.stderr
