@@ -40,7 +40,7 @@ def test_raw_prints_pretty_json(run_cli):
 
 
 def test_raw_discover(run_cli):
-    proc = run_cli("raw", "rpc.discover")
+    proc = run_cli("--timeout", "10", "raw", "rpc.discover")
     assert proc.returncode == 0, proc.stderr
     assert isinstance(json.loads(proc.stdout), dict)
 

@@ -280,13 +280,22 @@ async def run_with_progress(client: EngineClient, method: str, params: Dict[str,
 # Commands
 
 
-async def resolve_taxon(client: EngineClient, text: str) -> int:
+def _timed(client: EngineClient, args: argparse.Namespace) -> Callable[..., Any]:
+    """``client.call`` with the ``--timeout`` option applied."""
+
+    async def call(method: str, params: Any = None, /, **kwparams: Any) -> Any:
+        return await client.call(method, params, timeout=args.timeout, **kwparams)
+
+    return call
+
+
+async def resolve_taxon(client: EngineClient, text: str, timeout: Optional[float] = None) -> int:
     """A taxon id from an integer or a name (the top ``search/query`` result)."""
     try:
         return int(text)
     except ValueError:
         pass
-    result = await client.call("search/query", query=text, limit=1)
+    result = await client.call("search/query", query=text, limit=1, timeout=timeout)
     items = _items(result) or []
     if not items:
         raise CLIError(f"no taxon matches {text!r}", "noMatch")
@@ -302,7 +311,7 @@ def _sort_params(args: argparse.Namespace) -> Dict[str, Any]:
 
 async def cmd_ping(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
     t0 = time.perf_counter()
-    result = await client.call("ping")
+    result = await _timed(client, args)("ping")
     ms = (time.perf_counter() - t0) * 1000
     if args.json:
         _print_json(result, out)
@@ -314,7 +323,7 @@ async def cmd_ping(client: EngineClient, args: argparse.Namespace, out: TextIO) 
 
 
 async def cmd_search(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
-    result = await client.call("search/query", query=args.query, limit=args.limit)
+    result = await _timed(client, args)("search/query", query=args.query, limit=args.limit)
     if args.json:
         _print_json(result, out)
     else:
@@ -323,8 +332,8 @@ async def cmd_search(client: EngineClient, args: argparse.Namespace, out: TextIO
 
 
 async def cmd_detail(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
-    tid = await resolve_taxon(client, args.taxon)
-    result = await client.call("taxon/detail", id=tid)
+    tid = await resolve_taxon(client, args.taxon, args.timeout)
+    result = await _timed(client, args)("taxon/detail", id=tid)
     if args.json:
         _print_json(result, out)
     else:
@@ -333,8 +342,9 @@ async def cmd_detail(client: EngineClient, args: argparse.Namespace, out: TextIO
 
 
 async def cmd_compare(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
-    a, b = await asyncio.gather(resolve_taxon(client, args.name_a), resolve_taxon(client, args.name_b))
-    result = await client.call("compare/taxa", a=a, b=b)
+    a, b = await asyncio.gather(resolve_taxon(client, args.name_a, args.timeout),
+                                resolve_taxon(client, args.name_b, args.timeout))
+    result = await _timed(client, args)("compare/taxa", a=a, b=b)
     if args.json:
         _print_json(result, out)
     else:
@@ -343,8 +353,8 @@ async def cmd_compare(client: EngineClient, args: argparse.Namespace, out: TextI
 
 
 async def cmd_relatives(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
-    tid = await resolve_taxon(client, args.name)
-    result = await client.call("compare/relatives", id=tid)
+    tid = await resolve_taxon(client, args.name, args.timeout)
+    result = await _timed(client, args)("compare/relatives", id=tid)
     if args.json:
         _print_json(result, out)
     else:
@@ -355,21 +365,21 @@ async def cmd_relatives(client: EngineClient, args: argparse.Namespace, out: Tex
 async def cmd_favourites(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
     action = args.action
     if action in ("add", "remove"):
-        tid = await resolve_taxon(client, args.taxon)
-        result = await client.call(f"favorites/{action}", taxonId=tid)
+        tid = await resolve_taxon(client, args.taxon, args.timeout)
+        result = await _timed(client, args)(f"favorites/{action}", taxonId=tid)
         if args.json:
             _print_json(result, out)
         else:
             out.write(f"{'added' if action == 'add' else 'removed'} {tid}"
                       f" {'to' if action == 'add' else 'from'} favourites\n")
     elif action == "list":
-        result = await client.call("favorites/list", **_sort_params(args))
+        result = await _timed(client, args)("favorites/list", **_sort_params(args))
         if args.json:
             _print_json(result, out)
         else:
             _print_taxa(result, out, "no favourites")
     else:  # export
-        result = await client.call("favorites/export", **_sort_params(args))
+        result = await _timed(client, args)("favorites/export", **_sort_params(args))
         text: Optional[str] = None
         if isinstance(result, str):
             text = result
@@ -404,7 +414,7 @@ async def cmd_raw(client: EngineClient, args: argparse.Namespace, out: TextIO) -
     if args.progress:
         result = await run_with_progress(client, args.method, params or {}, args.method)
     else:
-        result = await client.call(args.method, params)
+        result = await _timed(client, args)(args.method, params)
     _print_json(result, out)
     return 0
 
@@ -440,6 +450,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine-arg", metavar="ARG", action="append", default=[],
                    help="extra engine argument, repeatable (e.g. --engine-arg=--conformance-methods)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="give up on an answer after SECONDS (not for import / --progress)")
     p.add_argument("-v", "--verbose", action="count", default=0,
                    help="show engine logs (-v: info, -vv: debug)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -507,6 +519,9 @@ async def _run(args: argparse.Namespace) -> int:
     except Interrupted as e:
         sys.stderr.write(f"{e}\n")
         return 130
+    except asyncio.TimeoutError:
+        _print_error(CLIError(f"no answer within {args.timeout:g} s", "timeout"))
+        return 1
     except StolClientError as e:
         _print_error(e)
         return 1

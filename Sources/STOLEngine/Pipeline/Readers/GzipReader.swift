@@ -1,0 +1,295 @@
+import CZlib
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why reading a (possibly gzip-compressed) file failed.
+public enum GzipError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// zlib rejected the data (bad header, bad block, CRC mismatch, trailing garbage).
+    case corruptData(String)
+    /// The file ended inside a gzip member.
+    case truncatedInput
+    /// The output would be larger than the reader's `maxOutputBytes` (a gzip bomb, or the wrong file).
+    case outputLimitExceeded(limit: Int)
+    /// open(2) or read(2) failed.
+    case io(errno: Int32, path: String)
+
+    public var description: String {
+        switch self {
+        case .corruptData(let message): "corrupt gzip data: \(message)"
+        case .truncatedInput: "gzip data ends unexpectedly (truncated file)"
+        case .outputLimitExceeded(let limit): "decompressed data exceeds the limit of \(limit) bytes"
+        case .io(let code, let path): "\(path): \(String(cString: strerror(code))) (errno \(code))"
+        }
+    }
+}
+
+/// A producer of bytes in chunks, so that readers never need a whole file in memory.
+public protocol ByteSource: AnyObject {
+    /// Appends at most `max` bytes to `buffer` and returns how many; 0 only at the end.
+    func read(into buffer: inout [UInt8], max: Int) throws -> Int
+}
+
+/// Bytes already in memory (tests, small inputs).
+public final class MemoryByteSource: ByteSource {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public convenience init(_ text: String) { self.init(Array(text.utf8)) }
+
+    public func read(into buffer: inout [UInt8], max: Int) -> Int {
+        let n = Swift.min(max, bytes.count - position)
+        guard n > 0 else { return 0 }
+        buffer.append(contentsOf: bytes[position..<position + n])
+        position += n
+        return n
+    }
+}
+
+/// Streams a file, inflating it when it starts with the gzip magic bytes and passing it through
+/// unchanged otherwise, so every importer accepts `.gz` and plain files alike.
+///
+/// Concatenated gzip members (as `cat a.gz b.gz` or `pigz` write) are read as one stream.
+/// `maxOutputBytes` bounds the decompressed size, which is what stops a gzip bomb: the compressed
+/// size says nothing about it.
+public final class GzipReader: ByteSource {
+    public let path: String
+    public let maxOutputBytes: Int?
+    /// Whether the file is gzip (else it is passed through).
+    public private(set) var isCompressed = false
+    /// Bytes handed out so far.
+    public private(set) var bytesProduced = 0
+
+    private let fd: Int32
+    private let input: UnsafeMutablePointer<UInt8>
+    private let inputCapacity: Int
+    /// Passthrough only: unread bytes of the first chunk are `input[inputStart..<inputEnd]`.
+    private var inputStart = 0
+    private var inputEnd = 0
+    private var stream: UnsafeMutablePointer<z_stream>?
+    private var atEOF = false
+    private var memberEnded = false
+    private var finished = false
+
+    /// Opens `url`. `chunkSize` is the size of each read(2) of the file.
+    public init(url: URL, maxOutputBytes: Int? = nil, chunkSize: Int = 1 << 16) throws(GzipError) {
+        path = url.path
+        self.maxOutputBytes = maxOutputBytes
+        inputCapacity = Swift.max(chunkSize, 2)
+        var descriptor: Int32
+        repeat { descriptor = open(url.path, O_RDONLY) } while descriptor < 0 && errno == EINTR
+        guard descriptor >= 0 else { throw .io(errno: errno, path: url.path) }
+        fd = descriptor
+        input = .allocate(capacity: inputCapacity)
+
+        // Sniff the magic bytes (a short read may deliver only one).
+        while inputEnd < 2, !atEOF { try fill() }
+        guard inputEnd >= 2, input[0] == 0x1f, input[1] == 0x8b else { return }
+        isCompressed = true
+        let strm = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        strm.initialize(to: z_stream())
+        // windowBits 15 + 32: a 32 KiB window, with gzip (or zlib) header detection.
+        let status = inflateInit2_(strm, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else {
+            strm.deallocate()
+            throw .corruptData("inflateInit2 failed (\(status))")
+        }
+        strm.pointee.next_in = input
+        strm.pointee.avail_in = UInt32(inputEnd)
+        stream = strm
+    }
+
+    deinit {
+        if let stream {
+            inflateEnd(stream)
+            stream.deallocate()
+        }
+        input.deallocate()
+        _ = close(fd)
+    }
+
+    /// Appends at most `max` decompressed bytes to `buffer`; returns how many, 0 only at the end.
+    public func read(into buffer: inout [UInt8], max: Int) throws(GzipError) -> Int {
+        if let cap = maxOutputBytes, bytesProduced > cap { throw .outputLimitExceeded(limit: cap) }
+        guard max > 0, !finished else { return 0 }
+        // One byte past the cap is allowed through so that exceeding it is detected, not truncated.
+        let limit = maxOutputBytes.map { Swift.min(max, $0 - bytesProduced + 1) } ?? max
+        let base = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: limit))
+        var produced = 0
+        defer { buffer.removeLast(limit - produced) }
+        if let stream {
+            try inflate(stream, into: &buffer, at: base, limit: limit, produced: &produced)
+        } else {
+            try passThrough(into: &buffer, at: base, limit: limit, produced: &produced)
+        }
+        bytesProduced += produced
+        if let cap = maxOutputBytes, bytesProduced > cap { throw .outputLimitExceeded(limit: cap) }
+        return produced
+    }
+
+    private func inflate(_ strm: UnsafeMutablePointer<z_stream>, into buffer: inout [UInt8], at base: Int, limit: Int, produced: inout Int) throws(GzipError) {
+        while produced == 0 {
+            if strm.pointee.avail_in == 0, !atEOF {
+                inputEnd = 0
+                try fill()
+                strm.pointee.next_in = input
+                strm.pointee.avail_in = UInt32(inputEnd)
+            }
+            if memberEnded {
+                // Another gzip member follows, or the file is done.
+                guard strm.pointee.avail_in > 0 else {
+                    if atEOF { finished = true; return }
+                    continue
+                }
+                inflateReset(strm)
+                memberEnded = false
+            }
+            let status = buffer.withUnsafeMutableBufferPointer { out -> Int32 in
+                strm.pointee.next_out = out.baseAddress! + base + produced
+                strm.pointee.avail_out = UInt32(limit - produced)
+                let status = CZlib.inflate(strm, Z_NO_FLUSH)
+                produced = limit - Int(strm.pointee.avail_out)
+                return status
+            }
+            switch status {
+            case Z_STREAM_END:
+                memberEnded = true
+            case Z_OK:
+                break
+            case Z_BUF_ERROR:
+                // No progress possible: either more input is needed or there is none.
+                if strm.pointee.avail_in == 0, atEOF { throw .truncatedInput }
+            default:
+                let message = strm.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+                throw .corruptData(message)
+            }
+        }
+    }
+
+    private func passThrough(into buffer: inout [UInt8], at base: Int, limit: Int, produced: inout Int) throws(GzipError) {
+        if inputStart < inputEnd {
+            let n = Swift.min(limit, inputEnd - inputStart)
+            buffer.withUnsafeMutableBufferPointer { out in
+                (out.baseAddress! + base).update(from: input + inputStart, count: n)
+            }
+            inputStart += n
+            produced = n
+            return
+        }
+        guard !atEOF else { finished = true; return }
+        let fd = self.fd
+        let result = buffer.withUnsafeMutableBufferPointer { out in
+            Self.readRetrying(fd, out.baseAddress! + base, limit)
+        }
+        if result < 0 { throw .io(errno: errno, path: path) }
+        if result == 0 { atEOF = true; finished = true }
+        produced = result
+    }
+
+    /// Reads more of the file into `input` after `inputEnd`.
+    private func fill() throws(GzipError) {
+        let n = Self.readRetrying(fd, input + inputEnd, inputCapacity - inputEnd)
+        if n < 0 { throw .io(errno: errno, path: path) }
+        if n == 0 { atEOF = true }
+        inputEnd += n
+    }
+
+    private static func readRetrying(_ fd: Int32, _ into: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+        while true {
+            #if canImport(Glibc)
+            let n = Glibc.read(fd, into, count)
+            #elseif canImport(Musl)
+            let n = Musl.read(fd, into, count)
+            #else
+            let n = Darwin.read(fd, into, count)
+            #endif
+            if n >= 0 || errno != EINTR { return n }
+        }
+    }
+}
+
+/// Splits a byte source into lines: LF or CRLF endings, a last line without an ending, and a
+/// UTF-8 byte-order mark at the start dropped. Invalid UTF-8 is repaired with U+FFFD.
+public final class LineReader {
+    private let source: any ByteSource
+    private let chunkSize: Int
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var scanned = 0
+    private var eof = false
+    /// 1-based number of the line last returned.
+    public private(set) var lineNumber = 0
+
+    public init(_ source: any ByteSource, chunkSize: Int = 1 << 16) {
+        self.source = source
+        self.chunkSize = Swift.max(chunkSize, 1)
+    }
+
+    /// Reads `url`, gzip or plain.
+    public convenience init(url: URL, maxOutputBytes: Int? = nil) throws(GzipError) {
+        self.init(try GzipReader(url: url, maxOutputBytes: maxOutputBytes))
+    }
+
+    /// The next line as text, without its line ending; nil at the end.
+    public func nextLine() throws -> String? {
+        try withNextLine { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the next line's bytes (without the line ending), which are valid only
+    /// during the call; nil at the end. Saves a copy on hot paths.
+    public func withNextLine<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
+        while true {
+            let found: Int? = buffer.withUnsafeBufferPointer { all in
+                guard scanned < all.count,
+                    let hit = memchr(all.baseAddress! + scanned, 0x0A, all.count - scanned)
+                else { return nil }
+                return all.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            }
+            if let lf = found {
+                var end = lf
+                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+                let from = lineStart()
+                start = lf + 1
+                scanned = start
+                return try emit(from, Swift.max(from, end), body)
+            }
+            scanned = buffer.count
+            if eof {
+                guard start < buffer.count else { return nil }
+                var end = buffer.count
+                if buffer[end - 1] == 0x0D { end -= 1 }
+                let from = lineStart()
+                start = buffer.count
+                scanned = start
+                return try emit(from, Swift.max(from, end), body)
+            }
+            if start > 0, start >= buffer.count / 2 {
+                buffer.removeFirst(start)
+                scanned -= start
+                start = 0
+            }
+            if try source.read(into: &buffer, max: chunkSize) == 0 { eof = true }
+        }
+    }
+
+    /// Counts the line and skips a byte-order mark on the first.
+    private func lineStart() -> Int {
+        lineNumber += 1
+        if lineNumber == 1, buffer.count >= start + 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF {
+            return start + 3
+        }
+        return start
+    }
+
+    private func emit<R>(_ from: Int, _ end: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[from..<end])) }
+    }
+}

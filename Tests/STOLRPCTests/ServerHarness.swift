@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Logging
+import Synchronization
+@testable import STOLRPC
+
+/// Runs a real `RPCServer` in-process over two pipes, the way stdio would connect it.
+final class ServerHarness: Sendable {
+    let server: RPCServer
+    private let toServer: Int32
+    private final class Lines: Sendable {
+        let queue = Mutex<[String]>([])
+    }
+    private let received = Lines()
+    let exitCode: Task<Int32, Never>
+
+    init(methods: MethodTable = .conformanceMethods(), configure: (inout RPCServer.Options) -> Void = { _ in }) {
+        var input: [Int32] = [0, 0]
+        var output: [Int32] = [0, 0]
+        _ = pipe(&input)
+        _ = pipe(&output)
+        var options = RPCServer.Options()
+        configure(&options)
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        server = RPCServer(methods: methods, options: options, input: input[0], output: output[1], logger: logger)
+        toServer = input[1]
+        let readFD = output[0]
+        let received = self.received
+        let thread = Thread {
+            var buffer: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(readFD, $0.baseAddress, 65536) }
+                if n <= 0 { break }
+                buffer += chunk[0..<n]
+                while let nl = buffer.firstIndex(of: 0x0A) {
+                    let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                    received.queue.withLock { $0.append(line) }
+                    buffer.removeSubrange(...nl)
+                }
+            }
+        }
+        thread.start()
+        let server = self.server
+        exitCode = Task { await server.run() }
+    }
+
+    func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        bytes.withUnsafeBytes { _ = write(toServer, $0.baseAddress, $0.count) }
+    }
+
+    func closeInput() { close(toServer) }
+
+    /// The next output line, or nil after `timeout`.
+    func next(timeout: Duration = .seconds(10)) async -> JSONValue? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let line = received.queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                return try? JSONParser.parse(Array(line.utf8))
+            }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return nil
+    }
+}

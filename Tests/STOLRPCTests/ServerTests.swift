@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import STOLRPC
+
+@Suite struct ServerTests {
+    @Test func aSlowRequestIsOvertakenByAFastOne() async throws {
+        let h = ServerHarness()
+        h.send(#"{"jsonrpc":"2.0","id":"slow","method":"test/sleep","params":{"ms":600}}"#)
+        h.send(#"{"jsonrpc":"2.0","id":"fast","method":"ping"}"#)
+        #expect(await h.next()?["id"] == "fast")
+        #expect(await h.next()?["id"] == "slow")
+    }
+
+    @Test func cancellationAnswersWithRequestCancelled() async throws {
+        let h = ServerHarness()
+        h.send(#"{"jsonrpc":"2.0","id":7,"method":"test/sleep","params":{"ms":30000}}"#)
+        h.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":99}}"#)
+        h.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":7}}"#)
+        let response = await h.next(timeout: .seconds(5))
+        #expect(response?["id"] == .number("7"))
+        #expect(response?["error"]?["code"] == .number("-32800"))
+        h.send(#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#)
+        #expect(await h.next()?["result"] == .object([]))
+    }
+
+    @Test func progressIsOrderedMonotonicAndEndsBeforeTheResponse() async throws {
+        let h = ServerHarness()
+        h.send(#"{"jsonrpc":"2.0","id":1,"method":"test/progress","params":{"steps":20,"_meta":{"progressToken":"t"}}}"#)
+        var kinds: [String] = []
+        var fractions: [Double] = []
+        while let message = await h.next() {
+            if message["id"] != nil {
+                #expect(message["result"]?["steps"] == .number("20"))
+                break
+            }
+            #expect(message["method"] == "$/progress")
+            #expect(message["params"]?["token"] == "t")
+            let value = message["params"]?["value"]
+            kinds.append(value?["kind"]?.stringValue ?? "?")
+            if let f = value?["fraction"]?.doubleValue { fractions.append(f) }
+        }
+        #expect(kinds.first == "begin" && kinds.last == "end")
+        #expect(kinds.dropFirst().dropLast().allSatisfy { $0 == "report" })
+        #expect(fractions == fractions.sorted() && fractions.last == 1)
+        h.send(#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+        #expect(await h.next()?["id"] == .number("2"))
+    }
+
+    @Test func noTokenMeansNoProgress() async throws {
+        let h = ServerHarness()
+        h.send(#"{"jsonrpc":"2.0","id":1,"method":"test/progress","params":{"steps":3}}"#)
+        #expect(await h.next()?["id"] == .number("1"))
+    }
+
+    @Test func notificationsNeverGetAResponseEvenWhenTheyFail() async throws {
+        let h = ServerHarness()
+        h.send(#"{"jsonrpc":"2.0","method":"no/such"}"#)
+        h.send(#"{"jsonrpc":"2.0","method":"test/fail"}"#)
+        h.send(#"{"jsonrpc":"2.0","method":"subtract","params":{"minuend":"x"}}"#)
+        h.send(#"{"jsonrpc":"2.0","id":"after","method":"ping"}"#)
+        #expect(await h.next()?["id"] == "after")
+    }
+
+    @Test func batchesAnswerEachRequestOnceAndSkipNotifications() async throws {
+        let h = ServerHarness()
+        h.send(#"[{"jsonrpc":"2.0","id":1,"method":"sum","params":[1,2,4]},{"jsonrpc":"2.0","method":"notify_hello","params":[7]},{"foo":"boo"},{"jsonrpc":"2.0","id":"9","method":"get_data"}]"#)
+        guard case .array(let responses)? = await h.next() else { Issue.record("no batch response"); return }
+        #expect(responses.count == 3)
+        #expect(responses.contains { $0["id"] == .number("1") && $0["result"] == .number("7") })
+        #expect(responses.contains { $0["id"] == .null && $0["error"]?["code"] == .number("-32600") })
+        h.send(#"[{"jsonrpc":"2.0","method":"notify_hello"},{"jsonrpc":"2.0","method":"notify_hello"}]"#)
+        h.send(#"[]"#)
+        let single = await h.next()
+        #expect(single?["error"]?["code"] == .number("-32600"))
+    }
+
+    @Test func shutdownThenExitEndsWithZero() async throws {
+        let h = ServerHarness()
+        h.send(#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#)
+        #expect(await h.next()?["result"] == .null)
+        h.send(#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+        #expect(await h.next()?["error"]?["data"]?["kind"] == "serverShutDown")
+        h.send(#"{"jsonrpc":"2.0","method":"exit"}"#)
+        #expect(await h.exitCode.value == 0)
+    }
+
+    @Test func exitWithoutShutdownEndsWithOne() async throws {
+        let h = ServerHarness()
+        h.send(#"{"jsonrpc":"2.0","method":"exit"}"#)
+        #expect(await h.exitCode.value == 1)
+    }
+
+    @Test func endOfInputFinishesRequestsInFlightThenExitsZero() async throws {
+        let h = ServerHarness()
+        h.send(#"{"jsonrpc":"2.0","id":1,"method":"test/sleep","params":{"ms":300}}"#)
+        h.closeInput()
+        #expect(await h.next()?["result"]?["slept"] == .number("300"))
+        #expect(await h.exitCode.value == 0)
+    }
+
+    @Test func oversizedLinesAreAnsweredAndSkipped() async throws {
+        let h = ServerHarness { $0.maxMessageBytes = 100 }
+        h.send(#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":""# + String(repeating: "x", count: 500) + #""}}"#)
+        h.send(#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+        let error = await h.next()
+        #expect(error?["id"] == .null && error?["error"]?["data"]?["kind"] == "messageTooLarge")
+        #expect(await h.next()?["id"] == .number("2"))
+    }
+
+    @Test func orderedMethodsRunInArrivalOrder() async throws {
+        let log = Mutex<[String]>([])
+        var methods = MethodTable()
+        methods.on("slowWrite", ordered: true) { (_: NoParams, _) in
+            try await Task.sleep(for: .milliseconds(300))
+            log.withLock { $0.append("slow") }
+            return EmptyResult()
+        }
+        methods.on("fastWrite", ordered: true) { (_: NoParams, _) in
+            log.withLock { $0.append("fast") }
+            return EmptyResult()
+        }
+        let h = ServerHarness(methods: methods)
+        h.send(#"{"jsonrpc":"2.0","id":1,"method":"slowWrite"}"#)
+        h.send(#"{"jsonrpc":"2.0","id":2,"method":"fastWrite"}"#)
+        #expect(await h.next()?["id"] == .number("1"))
+        #expect(await h.next()?["id"] == .number("2"))
+        #expect(log.withLock { $0 } == ["slow", "fast"])
+    }
+
+    @Test func invalidParamsNameTheField() async throws {
+        let h = ServerHarness()
+        h.send(#"{"jsonrpc":"2.0","id":1,"method":"test/sleep","params":{"ms":"long"}}"#)
+        let error = await h.next()?["error"]
+        #expect(error?["code"] == .number("-32602"))
+        #expect(error?["data"]?["field"] == "ms")
+        h.send(#"{"jsonrpc":"2.0","id":2,"method":"test/sleep","params":{}}"#)
+        #expect(await h.next()?["error"]?["data"]?["field"] == "ms")
+    }
+
+    @Test func internalErrorsDoNotLeakDetails() async throws {
+        let h = ServerHarness()
+        h.send(#"{"jsonrpc":"2.0","id":1,"method":"test/fail"}"#)
+        let error = await h.next()?["error"]
+        #expect(error?["code"] == .number("-32603"))
+        #expect(error?["data"] == .object(["kind": "internal"]))
+    }
+}
