@@ -33,7 +33,7 @@ public struct TaxonomyStore: Sendable {
     /// The taxon with `id`, with its preferred name in `lang` and child count.
     public func taxon(_ id: Int64, lang: String = "en") async throws -> Taxon {
         let found = try await database.read { db in
-            try Row.fetchOne(db, sql: Self.selectTaxon + " WHERE t.id = ?", arguments: [lang, Self.primary(lang), id]).map(Self.taxon(from:))
+            try Row.fetchOne(db, sql: Self.selectTaxon + " WHERE t.id = :id", arguments: Self.arguments(lang, ["id": id])).map(Self.taxon(from:))
         }
         guard let found else { throw TaxonomyError.taxonNotFound(id) }
         return found
@@ -42,7 +42,7 @@ public struct TaxonomyStore: Sendable {
     /// Taxa without a parent, by scientific name.
     public func roots(lang: String = "en") async throws -> [Taxon] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: Self.selectTaxon + " WHERE t.parent_id IS NULL ORDER BY t.scientific_name, t.id", arguments: [lang, Self.primary(lang)])
+            try Row.fetchAll(db, sql: Self.selectTaxon + " WHERE t.parent_id IS NULL ORDER BY t.scientific_name, t.id", arguments: Self.arguments(lang))
                 .map(Self.taxon(from:))
         }
     }
@@ -51,23 +51,23 @@ public struct TaxonomyStore: Sendable {
     public func children(_ query: ChildQuery) async throws -> (children: [Taxon], hasMore: Bool) {
         _ = try await taxon(query.parentID, lang: query.lang)
         return try await database.read { db in
-            var sql = Self.selectTaxon + " WHERE t.parent_id = ?"
-            var arguments: StatementArguments = [query.lang, Self.primary(query.lang), query.parentID]
+            var sql = Self.selectTaxon + " WHERE t.parent_id = :parent"
+            var values: [String: (any DatabaseValueConvertible)?] = ["parent": query.parentID, "limit": query.limit + 1]
             if let after = query.after {
-                sql += " AND (t.scientific_name > ? OR (t.scientific_name = ? AND t.id > ?))"
-                arguments += [after.name, after.name, after.id]
+                sql += " AND (t.scientific_name > :afterName OR (t.scientific_name = :afterName AND t.id > :afterID))"
+                values["afterName"] = after.name
+                values["afterID"] = after.id
             }
             if let rank = query.rank {
-                sql += " AND t.rank = ?"
-                arguments += [rank.rawValue]
+                sql += " AND t.rank = :rank"
+                values["rank"] = rank.rawValue
             }
             if let conservation = query.conservation {
-                sql += " AND t.conservation = ?"
-                arguments += [conservation.rawValue]
+                sql += " AND t.conservation = :conservation"
+                values["conservation"] = conservation.rawValue
             }
-            sql += " ORDER BY t.scientific_name, t.id LIMIT ?"
-            arguments += [query.limit + 1]
-            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.taxon(from:))
+            sql += " ORDER BY t.scientific_name, t.id LIMIT :limit"
+            let rows = try Row.fetchAll(db, sql: sql, arguments: Self.arguments(query.lang, values)).map(Self.taxon(from:))
             return (Array(rows.prefix(query.limit)), rows.count > query.limit)
         }
     }
@@ -78,14 +78,14 @@ public struct TaxonomyStore: Sendable {
         return try await database.read { db in
             let sql = """
                 WITH RECURSIVE up(id, level) AS (
-                    SELECT parent_id, 1 FROM taxa WHERE id = ? AND parent_id IS NOT NULL
+                    SELECT parent_id, 1 FROM taxa WHERE id = :id AND parent_id IS NOT NULL
                     UNION ALL
                     SELECT t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.id
                     WHERE t.parent_id IS NOT NULL AND up.level < 10000
                 )
                 \(Self.selectTaxon) JOIN up ON up.id = t.id ORDER BY up.level DESC
                 """
-            return try Row.fetchAll(db, sql: sql, arguments: [id, lang, Self.primary(lang)]).map(Self.taxon(from:))
+            return try Row.fetchAll(db, sql: sql, arguments: Self.arguments(lang, ["id": id])).map(Self.taxon(from:))
         }
     }
 
@@ -143,19 +143,23 @@ public struct TaxonomyStore: Sendable {
 
     // MARK: SQL
 
-    /// Selects a taxon with its preferred common name (arguments: lang, primary language subtag)
-    /// and child count. The name falls back to English.
+    /// Selects a taxon with its preferred common name (named arguments `lang` and `primary`, the
+    /// primary language subtag) and child count. The name falls back to English.
     static let selectTaxon = """
         SELECT t.id, t.parent_id, t.rank, t.scientific_name, t.author, t.year, t.status, t.conservation,
             (SELECT n.name FROM names n
-             WHERE n.taxon_id = t.id AND n.name_type IN ('common', 'vernacular') AND n.lang IN (?1, ?2, 'en')
-             ORDER BY n.lang = ?1 DESC, n.lang = ?2 DESC, n.is_preferred DESC, n.id LIMIT 1) AS common_name,
+             WHERE n.taxon_id = t.id AND n.name_type IN ('common', 'vernacular') AND n.lang IN (:lang, :primary, 'en')
+             ORDER BY n.lang = :lang DESC, n.lang = :primary DESC, n.is_preferred DESC, n.id LIMIT 1) AS common_name,
             (SELECT count(*) FROM taxa c WHERE c.parent_id = t.id) AS child_count
         FROM taxa t
         """
 
-    static func primary(_ lang: String) -> String {
-        String(lang.split(separator: "-").first ?? Substring(lang))
+    /// Named arguments for `selectTaxon` plus `extra`.
+    static func arguments(_ lang: String, _ extra: [String: (any DatabaseValueConvertible)?] = [:]) -> StatementArguments {
+        var values = extra
+        values["lang"] = lang
+        values["primary"] = String(lang.split(separator: "-").first ?? Substring(lang))
+        return StatementArguments(values)
     }
 
     static func taxon(from row: Row) -> Taxon {

@@ -19,7 +19,7 @@ public enum ResultEncoding {
             throw .invalidParams(field: nil, "params must be an object with named fields")
         }
         do {
-            return try JSONDecoder().decode(P.self, from: Data(JSONWriter.encode(value)))
+            return try JSONValueDecoder().decode(P.self, from: value)
         } catch let error as DecodingError {
             throw describe(error)
         } catch let error as RPCError {

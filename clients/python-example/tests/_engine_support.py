@@ -34,6 +34,14 @@ def engine_problem() -> Optional[str]:
     return None
 
 
+def require_engine() -> str:
+    """Path of the engine under test. When it is missing the calling test fails (never skips)."""
+    problem = engine_problem()
+    if problem:
+        pytest.fail(problem, pytrace=False)
+    return str(engine_path())
+
+
 @functools.lru_cache(maxsize=None)
 def discovered_methods() -> Tuple[Optional[frozenset], str]:
     """``(names, note)``: the method names listed by the engine's ``rpc.discover``.

@@ -4,17 +4,15 @@ import sys
 
 import pytest
 
-from _engine_support import PACKAGE_ROOT, SRC, engine_path, engine_problem
+from _engine_support import PACKAGE_ROOT, SRC, engine_path, require_engine
 
 from stol_client import EngineClient
 
 
 @pytest.fixture(scope="session")
 def engine() -> str:
-    """Path of the engine under test; fails (never skips) when it is missing."""
-    problem = engine_problem()
-    if problem:
-        pytest.fail(problem, pytrace=False)
+    """Path of the engine under test, checked lazily: the tests that start it fail when it is
+    missing (reported as FAILED rather than as a fixture ERROR)."""
     return str(engine_path())
 
 
@@ -31,6 +29,7 @@ def start_engine(engine, data_dir):
     temporary data directory."""
 
     def start(**kwargs):
+        require_engine()
         kwargs.setdefault("data_dir", data_dir)
         kwargs.setdefault("conformance_methods", True)
         return EngineClient.start(engine, **kwargs)
@@ -43,6 +42,8 @@ def run_cli(engine, data_dir):
     """Run ``python -m stol_client --engine ENGINE --data-dir DIR ARGS...``."""
 
     def run(*args, timeout=60, engine_path=None, extra_env=None):
+        if engine_path is None:
+            require_engine()
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
         env.update(extra_env or {})

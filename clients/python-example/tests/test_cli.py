@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from _engine_support import PACKAGE_ROOT, SRC, requires_methods
+from _engine_support import PACKAGE_ROOT, SRC, require_engine, requires_methods
 
 CONFORMANCE = "--engine-arg=--conformance-methods"
 
@@ -112,6 +112,7 @@ def _wait_for_line(stream, needle, timeout):
 def test_ctrl_c_cancels_a_long_request(engine, data_dir):
     """The machinery `import` uses: SIGINT sends $/cancelRequest, waits for the engine's -32800,
     closes the engine cleanly (exit code 0) and exits with status 130."""
+    require_engine()
     proc = _spawn_cli(engine, data_dir, CONFORMANCE, "raw", "--progress", "test/sleep",
                       '{"ms": 30000}')
     try:
@@ -151,15 +152,24 @@ def test_search(run_cli):
     assert "Panthera leo" in proc.stdout
 
 
-@requires_methods("search/query", "taxon/detail")
+@requires_methods("taxon/roots", "taxon/detail")
 def test_detail(run_cli):
-    from stol_client.cli import _items, _taxon_id
-
-    tid = _taxon_id(_items(_search_json(run_cli, "Panthera leo"))[0])
-    proc = run_cli("--json", "detail", str(tid))
+    proc = run_cli("raw", "taxon/roots")
     assert proc.returncode == 0, proc.stderr
-    assert "Panthera leo" in proc.stdout
-    proc = run_cli("detail", str(tid))
+    root = json.loads(proc.stdout)["roots"][0]
+    proc = run_cli("--json", "detail", str(root["id"]))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["taxon"]["id"] == root["id"]
+    proc = run_cli("detail", str(root["id"]))
+    assert proc.returncode == 0, proc.stderr
+    headline = proc.stdout.splitlines()[0]
+    assert headline.split()[:2] == [str(root["id"]), root["rank"]], headline
+    assert root["scientificName"] in headline
+
+
+@requires_methods("search/query", "taxon/detail")
+def test_detail_by_name(run_cli):
+    proc = run_cli("detail", "Panthera leo")
     assert proc.returncode == 0, proc.stderr
     assert "Panthera leo" in proc.stdout
 

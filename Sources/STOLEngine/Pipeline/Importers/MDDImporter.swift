@@ -52,9 +52,7 @@ public struct MDDImporter {
                 builder.issue("species \(name) does not start with its genus \(genusName); skipped", at: location)
                 continue
             }
-            guard let orderKey = builder.declare(.order, orderName, parent: classKey, at: location)?.key,
-                let familyKey = builder.declare(.family, familyName, parent: orderKey, at: location)?.key,
-                let genusKey = builder.declare(.genus, genusName, parent: familyKey, at: location)?.key
+            guard let genusKey = builder.declare([(.order, orderName), (.family, familyName), (.genus, genusName)], under: classKey, at: location)?.key
             else { continue }
 
             var taxon = SourceTaxon(
@@ -132,22 +130,38 @@ struct ChecklistBuilder {
     /// The taxon of `rank` and `name` under `parent`, created on first use. Nil (and an issue)
     /// when an earlier row put it under another parent: the row is skipped.
     mutating func declare(_ rank: Rank, _ name: String, parent: String, at location: SourceLocation) -> (key: String, index: Int)? {
-        let key = SourceTaxon.key(kingdom: Self.kingdom, rank: rank, name: name)
-        if let index = declared[key] {
-            let existing = result.taxa[index]
-            guard existing.parentKey == parent else {
-                let was = existing.parentKey.map(Self.displayName) ?? "nothing"
-                let place = existing.origin.map { " at line \($0.line)" } ?? ""
-                issue("\(rank.rawValue) \(name) is under \(Self.displayName(parent)) here but under \(was)\(place); row skipped", at: location)
+        declare([(rank, name)], under: parent, at: location)
+    }
+
+    /// Declares a chain of taxa, each the parent of the next, below `parent`; returns the last.
+    /// Nothing is created when any link contradicts an earlier row.
+    mutating func declare(_ chain: [(Rank, String)], under parent: String, at location: SourceLocation) -> (key: String, index: Int)? {
+        var above = parent
+        for (rank, name) in chain {
+            let key = SourceTaxon.key(kingdom: Self.kingdom, rank: rank, name: name)
+            if let index = declared[key], let existing = result.taxa[index].parentKey, existing != above {
+                let place = result.taxa[index].origin.map { " at line \($0.line)" } ?? ""
+                issue("\(rank.rawValue) \(name) is under \(Self.displayName(above)) here but under \(Self.displayName(existing))\(place); row skipped", at: location)
                 return nil
             }
-            return (key, index)
+            above = key
         }
-        var taxon = SourceTaxon(key: key, parentKey: parent, rank: rank, scientificName: name)
-        taxon.origin = location
-        declared[key] = result.taxa.count
-        result.taxa.append(taxon)
-        return (key, result.taxa.count - 1)
+        above = parent
+        var last: (key: String, index: Int)? = nil
+        for (rank, name) in chain {
+            let key = SourceTaxon.key(kingdom: Self.kingdom, rank: rank, name: name)
+            if let index = declared[key] {
+                last = (key, index)
+            } else {
+                var taxon = SourceTaxon(key: key, parentKey: above, rank: rank, scientificName: name)
+                taxon.origin = location
+                declared[key] = result.taxa.count
+                result.taxa.append(taxon)
+                last = (key, result.taxa.count - 1)
+            }
+            above = key
+        }
+        return last
     }
 
     /// `rank name` from a checklist key `kingdom|rank|name`.

@@ -102,7 +102,8 @@ def _taxon_label(item: Any) -> str:
         return _fmt_scalar(item)
     t = _flatten_taxon(item)
     sci = _first_str(t, "scientificName", "name", "canonicalName", "title") or "?"
-    common = _first_str(t, "commonName", "vernacularName", "preferredName", "displayName")
+    common = _first_str(t, "preferredCommonName", "commonName", "vernacularName", "preferredName",
+                        "displayName")
     if isinstance(t.get("name"), str) and sci != t["name"] and not common:
         common = t["name"]
     rank = _first_str(t, "rank") or ""
@@ -140,6 +141,20 @@ def _dump_human(value: Any, out: TextIO, indent: int = 0) -> None:
             else:
                 out.write(f"{pad}-\n")
                 _dump_human(item, out, indent + 1)
+
+
+def _print_detail(result: Any, out: TextIO) -> None:
+    """A taxon detail: a headline, then the taxon's fields and the other sections."""
+    taxon = result.get("taxon") if isinstance(result, dict) else None
+    if not isinstance(taxon, dict):
+        _dump_human(result, out)
+        return
+    common = result.get("preferredCommonName") or taxon.get("preferredCommonName")
+    out.write(_taxon_label({**taxon, "preferredCommonName": common}).strip() + "\n")
+    headline = ("id", "rank", "scientificName", "preferredCommonName")
+    rest = {k: v for k, v in taxon.items() if k not in headline}
+    rest.update((k, v) for k, v in result.items() if k not in ("taxon", "preferredCommonName"))
+    _dump_human(rest, out, 1)
 
 
 def _print_taxa(result: Any, out: TextIO, empty: str) -> None:
@@ -337,7 +352,7 @@ async def cmd_detail(client: EngineClient, args: argparse.Namespace, out: TextIO
     if args.json:
         _print_json(result, out)
     else:
-        _dump_human(result, out)
+        _print_detail(result, out)
     return 0
 
 

@@ -1,0 +1,197 @@
+import Foundation
+
+/// Reads an NCBI Taxonomy dump directory (`nodes.dmp` and `names.dmp`, each gzip or plain).
+///
+/// NCBI has some forty ranks; the engine has eight. The tree is folded onto them: a node whose
+/// rank is one of domain (or `superkingdom`), kingdom, phylum, class, order, family, genus or
+/// species is kept; any other node (`no rank`, `clade`, `subfamily`, `tribe`, `species group`,
+/// ...) is removed and its children hang from its nearest kept ancestor. Everything below a
+/// species (subspecies, strains, serotypes, ...) is dropped with it, as the ranks stop at species.
+/// The root (tax id 1, its own parent) is removed, so its kept descendants become roots.
+/// Ids and keys are NCBI tax ids (`ncbi|<taxid>`).
+public struct NCBITaxdumpImporter {
+    /// The taxa, plus what the folding removed.
+    public struct Output: Sendable {
+        public var result: ImportResult
+        /// Nodes of other ranks removed above species (their children re-attached).
+        public var foldedNodes: Int
+        /// Nodes below a species, dropped.
+        public var droppedBelowSpecies: Int
+    }
+
+    public var credit: String
+
+    public init(credit: String = "NCBI Taxonomy (Schoch et al. 2020, doi:10.1093/database/baaa062), public domain") {
+        self.credit = credit
+    }
+
+    public func parse(directory: URL) throws -> Output {
+        let nodesURL = try Self.locate("nodes.dmp", in: directory)
+        let namesURL = try Self.locate("names.dmp", in: directory)
+        let nodesFile = nodesURL.lastPathComponent, namesFile = namesURL.lastPathComponent
+        var issues: [SourceIssue] = []
+
+        // 1. Nodes: tax id, parent tax id, rank level (-1 for ranks that are folded away).
+        var taxIDs: [Int64] = [], parentIDs: [Int64] = [], levels: [Int8] = [], lines: [Int32] = []
+        var indexOf: [Int64: Int32] = [:]
+        let nodes = try LineReader(url: nodesURL)
+        while let fields = try nodes.withNextLine({ Self.fields($0, count: 3) }) {
+            let location = SourceLocation(file: nodesFile, line: nodes.lineNumber)
+            if fields.isEmpty { continue }
+            guard fields.count >= 3, let taxID = Int64(fields[0]), let parentID = Int64(fields[1]) else {
+                issues.append(SourceIssue("expected 'tax_id | parent tax_id | rank | ...'; line skipped", at: location))
+                continue
+            }
+            guard taxID > 0, taxID <= StableID.maxID else {
+                issues.append(SourceIssue("tax id \(taxID) is outside 1…2^52−1; node skipped", at: location))
+                continue
+            }
+            guard indexOf[taxID] == nil else {
+                issues.append(SourceIssue("duplicate tax id \(taxID); node skipped", at: location))
+                continue
+            }
+            indexOf[taxID] = Int32(taxIDs.count)
+            taxIDs.append(taxID)
+            parentIDs.append(parentID)
+            levels.append(Self.level(of: fields[2]))
+            lines.append(Int32(clamping: nodes.lineNumber))
+        }
+
+        // 2. Fold. For each node: the key of its nearest kept ancestor (0: none; a tax id missing
+        //    from the dump is kept as is so that the assembler reports it), and whether a species
+        //    is above it.
+        let n = taxIDs.count
+        var upKey = [Int64](repeating: 0, count: n)
+        var belowSpecies = [Bool](repeating: false, count: n)
+        var state = [UInt8](repeating: 0, count: n)  // 0 new, 1 on the current path, 2 done, 3 on a cycle
+        var path: [Int32] = []
+        for start in 0..<n where state[start] == 0 {
+            path.removeAll(keepingCapacity: true)
+            var node = Int32(start)
+            var cycle = false
+            while true {
+                let i = Int(node)
+                if state[i] == 2 || state[i] == 3 { break }
+                if state[i] == 1 { cycle = true; break }
+                state[i] = 1
+                path.append(node)
+                guard parentIDs[i] != taxIDs[i], let parent = indexOf[parentIDs[i]] else { break }
+                node = parent
+            }
+            if cycle {
+                let location = SourceLocation(file: nodesFile, line: Int(lines[Int(node)]))
+                issues.append(SourceIssue("tax id \(taxIDs[Int(node)]) is on a parent cycle; its nodes are skipped", at: location))
+                var c = node
+                repeat {
+                    state[Int(c)] = 3
+                    c = indexOf[parentIDs[Int(c)]]!
+                } while c != node
+            }
+            // Settle the path from the top down.
+            for p in path.reversed() where state[Int(p)] == 1 {
+                let i = Int(p)
+                state[i] = 2
+                guard parentIDs[i] != taxIDs[i] else { continue }  // the root
+                guard let parent = indexOf[parentIDs[i]].map(Int.init) else {
+                    upKey[i] = parentIDs[i]
+                    continue
+                }
+                if state[parent] == 3 {
+                    state[i] = 3  // hangs from a cycle: dropped with it
+                    continue
+                }
+                upKey[i] = levels[parent] >= 0 ? taxIDs[parent] : upKey[parent]
+                belowSpecies[i] = belowSpecies[parent] || levels[parent] == Int8(Rank.species.level)
+            }
+        }
+
+        // 3. Emit the kept nodes in file order.
+        var result = ImportResult()
+        var position = [Int32](repeating: -1, count: n)
+        var folded = 0, dropped = 0
+        for i in 0..<n {
+            if state[i] == 3 { continue }
+            if belowSpecies[i] { dropped += 1; continue }
+            guard levels[i] >= 0 else {
+                if parentIDs[i] != taxIDs[i] { folded += 1 }
+                continue
+            }
+            let rank = Rank.allCases[Int(levels[i])]
+            var taxon = SourceTaxon(
+                key: "ncbi|\(taxIDs[i])", parentKey: upKey[i] == 0 ? nil : "ncbi|\(upKey[i])", rank: rank, scientificName: "")
+            taxon.fixedID = taxIDs[i]
+            taxon.origin = SourceLocation(file: nodesFile, line: Int(lines[i]))
+            position[i] = Int32(result.taxa.count)
+            result.taxa.append(taxon)
+        }
+
+        // 4. Names of the kept nodes.
+        let names = try LineReader(url: namesURL)
+        while let fields = try names.withNextLine({ Self.fields($0, count: 4) }) {
+            if fields.isEmpty { continue }
+            guard fields.count >= 4, let taxID = Int64(fields[0]) else {
+                issues.append(SourceIssue("expected 'tax_id | name | unique name | class'; line skipped", at: SourceLocation(file: namesFile, line: names.lineNumber)))
+                continue
+            }
+            guard let i = indexOf[taxID], position[Int(i)] >= 0 else { continue }
+            let t = Int(position[Int(i)])
+            let name = fields[1].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { continue }
+            switch fields[3] {
+            case "scientific name": result.taxa[t].scientificName = name
+            case "genbank common name": result.taxa[t].names.append(SourceName(name, lang: "en", type: .common, isPreferred: true))
+            case "common name": result.taxa[t].names.append(SourceName(name, lang: "en", type: .common))
+            case "synonym": result.taxa[t].names.append(SourceName(name, lang: "la", type: .synonym))
+            default: break
+            }
+        }
+        for t in result.taxa.indices where result.taxa[t].scientificName.isEmpty {
+            let id = result.taxa[t].fixedID ?? 0
+            result.taxa[t].scientificName = "NCBI taxon \(id)"
+            issues.append(SourceIssue("tax id \(id) has no scientific name in \(namesFile)", at: result.taxa[t].origin))
+        }
+        result.skipped = issues
+        result.sourceFiles = [nodesFile, namesFile]
+        result.credits = [credit]
+        return Output(result: result, foldedNodes: folded, droppedBelowSpecies: dropped)
+    }
+
+    /// `name` or `name.gz` in `directory`.
+    static func locate(_ name: String, in directory: URL) throws -> URL {
+        for candidate in [name, name + ".gz"] {
+            let url = directory.appendingPathComponent(candidate)
+            if FileManager.default.fileExists(atPath: url.path) { return url }
+        }
+        throw SourceIssue("\(name) not found in \(directory.path)", at: nil)
+    }
+
+    /// The rank's level, or -1 for ranks that are folded away.
+    static func level(of rank: String) -> Int8 {
+        switch rank {
+        case "superkingdom": Int8(Rank.domain.level)
+        default: Rank(rawValue: rank).map { Int8($0.level) } ?? -1
+        }
+    }
+
+    /// The first `count` fields of a `.dmp` line (`a\t|\tb\t|\tc\t|`); [] for a blank line.
+    static func fields(_ line: UnsafeBufferPointer<UInt8>, count: Int) -> [String] {
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0D { end -= 1 }
+        if end >= 2, line[end - 2] == 0x09, line[end - 1] == 0x7C { end -= 2 }
+        guard end > 0 else { return [] }
+        var fields: [String] = []
+        var start = 0
+        var i = 0
+        while i < end, fields.count < count {
+            if line[i] == 0x09, i + 2 < end, line[i + 1] == 0x7C, line[i + 2] == 0x09 {
+                fields.append(String(decoding: UnsafeBufferPointer(rebasing: line[start..<i]), as: UTF8.self))
+                i += 3
+                start = i
+            } else {
+                i += 1
+            }
+        }
+        if fields.count < count { fields.append(String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)) }
+        return fields
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import STOLRPC
+import Testing
+
+@Suite(.serialized) struct BrowseTests {
+    static let database = Result { try Fixtures.buildDatabase() }
+
+    func engine() throws -> EngineProcess {
+        try EngineProcess(["--database", try Self.database.get().path])
+    }
+
+    /// Finds a taxon id by walking down from the roots by name.
+    func id(_ engine: EngineProcess, path: [String]) async -> Int64? {
+        var children = await engine.result("taxon/roots")?["roots"]?.arrayValue ?? []
+        var found: JSONValue?
+        for name in path {
+            found = children.first { $0["scientificName"]?.stringValue == name }
+            guard let id = found?["id"] else { return nil }
+            children = await engine.result("taxon/children", .object(["id": id, "limit": 1000]))?["children"]?.arrayValue ?? []
+        }
+        return found?["id"]?.int64Value
+    }
+
+    @Test func databaseInfoDescribesTheActiveDatabase() async throws {
+        let engine = try engine()
+        let info = await engine.result("database/info")
+        #expect(info?["source"] == "bundled")
+        #expect(info?["schemaVersion"] == 1)
+        #expect(info?["taxaCount"]?.int64Value == 57)
+        #expect(info?["dataset"]?["name"] == "Fixture")
+        #expect((info?["sizeBytes"]?.int64Value ?? 0) > 0)
+    }
+
+    @Test func rootsChildrenAndAncestors() async throws {
+        let engine = try engine()
+        let roots = await engine.result("taxon/roots")?["roots"]?.arrayValue ?? []
+        #expect(roots.map { $0["scientificName"]?.stringValue } == ["Bacteria", "Eukaryota"])
+        let leo = try #require(await id(engine, path: ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera", "Panthera leo"]))
+        let ancestors = await engine.result("taxon/ancestors", .object(["id": .integer(leo)]))?["ancestors"]?.arrayValue ?? []
+        #expect(ancestors.map { $0["scientificName"]?.stringValue } == ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera"])
+        #expect(ancestors.map { $0["rank"]?.stringValue } == ["domain", "kingdom", "phylum", "class", "order", "family", "genus"])
+        try #require(ancestors.count == 7)
+        let felidae = ancestors[5]
+        let kids = await engine.result("taxon/children", .object(["id": felidae["id"]!]))?["children"]?.arrayValue ?? []
+        #expect(kids.map { $0["scientificName"]?.stringValue } == ["Felis", "Panthera"])
+        #expect(kids.map { $0["childCount"] } == [1, 2])
+    }
+
+    @Test func childrenPageWithoutDuplicatesAndFilter() async throws {
+        let engine = try engine()
+        let genus = try #require(await id(engine, path: ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Rodentia", "Muridae", "Testus"]))
+        var names: [String] = []
+        var cursor: JSONValue? = nil
+        var pages = 0
+        repeat {
+            var params: [(key: String, value: JSONValue)] = [("id", .integer(genus)), ("limit", 10)]
+            if let cursor { params.append(("cursor", cursor)) }
+            let page = await engine.result("taxon/children", .object(params))
+            names += page?["children"]?.arrayValue?.compactMap { $0["scientificName"]?.stringValue } ?? []
+            cursor = page?["nextCursor"]
+            pages += 1
+        } while cursor != nil && pages < 10
+        #expect(pages == 3)
+        #expect(names.count == 25 && Set(names).count == 25 && names == names.sorted())
+        let endangered = await engine.result("taxon/children", .object(["id": .integer(genus), "conservation": "EN", "limit": 100]))
+        #expect(endangered?["children"]?.arrayValue?.count == 13)
+        #expect(endangered?["children"]?.arrayValue?.allSatisfy { $0["conservationStatus"] == "EN" } == true)
+        let ranked = await engine.result("taxon/children", .object(["id": .integer(genus), "rank": "genus"]))
+        #expect(ranked?["children"]?.arrayValue?.isEmpty == true)
+    }
+
+    @Test func namesTraitsReferencesAndDetail() async throws {
+        let engine = try engine()
+        let leo = try #require(await id(engine, path: ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera", "Panthera leo"]))
+        let taxon = await engine.result("taxon/get", .object(["id": .integer(leo), "lang": "de"]))
+        #expect(taxon?["preferredCommonName"] == "Löwe")
+        #expect(taxon?["author"] == "Linnaeus" && taxon?["year"] == 1758 && taxon?["conservationStatus"] == "VU")
+        let french = await engine.result("taxon/get", .object(["id": .integer(leo), "lang": "fr"]))
+        #expect(french?["preferredCommonName"] == "Lion", "falls back to English")
+        let spanish = await engine.result("taxon/names", .object(["id": .integer(leo), "lang": "es"]))?["names"]?.arrayValue ?? []
+        #expect(spanish.contains { $0["name"] == "León" && $0["isPreferred"] == true })
+        #expect(spanish.contains { $0["name"] == "Felis leo" && $0["type"] == "synonym" })
+        #expect(!spanish.contains { $0["lang"] == "en" })
+        let traits = await engine.result("taxon/traits", .object(["id": .integer(leo)]))?["traits"]?.arrayValue ?? []
+        #expect(traits == [.object(["key": "diet", "value": "carnivore"]), .object(["key": "habitat", "value": "savanna"])])
+        let refs = await engine.result("taxon/references", .object(["id": .integer(leo)]))?["references"]?.arrayValue ?? []
+        #expect(refs.first?["citation"]?.stringValue?.contains("Systema Naturae") == true)
+
+        let detail = try #require(await engine.result("taxon/detail", .object(["id": .integer(leo), "lang": "es"])))
+        #expect(detail["taxon"]?["scientificName"] == "Panthera leo")
+        #expect(detail["preferredCommonName"] == "León")
+        #expect(detail["lineage"]?.arrayValue?.count == 7)
+        #expect(detail["names"]?["en"]?.arrayValue?.map { $0["name"] } == ["Lion", "African lion"])
+        #expect(detail["names"]?["de"]?.arrayValue?.count == 1)
+        #expect(detail["synonyms"]?.arrayValue?.map { $0["name"] } == ["Felis leo"])
+        #expect(detail["traits"]?.arrayValue?.count == 2)
+        #expect(detail["references"]?.arrayValue?.count == 1)
+        #expect(detail["childCount"] == 0)
+    }
+
+    @Test func unknownIdsAndBadParamsAreTypedErrors() async throws {
+        let engine = try engine()
+        for method in ["taxon/get", "taxon/children", "taxon/ancestors", "taxon/names", "taxon/traits", "taxon/references", "taxon/detail"] {
+            let error = await engine.call(method, .object(["id": 424242]))?["error"]
+            #expect(error?["code"] == .number("-32002"), "\(method)")
+            #expect(error?["data"]?["kind"] == "taxonNotFound", "\(method)")
+            #expect(error?["data"]?["id"] == 424242, "\(method)")
+        }
+        let cases: [(JSONValue, String)] = [
+            (.object(["id": -1]), "id"), (.object(["id": "12"]), "id"), (.object(["id": .number("1.5")]), "id"), (.object([:]), "id"),
+            (.object(["id": 1, "lang": "English!"]), "lang"), (.object(["id": 1, "limit": 0]), "limit"),
+            (.object(["id": 1, "limit": 5000]), "limit"), (.object(["id": 1, "cursor": "garbage"]), "cursor"),
+            (.object(["id": 1, "rank": "tribe"]), "rank"), (.object(["id": 1, "conservation": "XX"]), "conservation"),
+        ]
+        for (params, field) in cases {
+            let error = await engine.call("taxon/children", params)?["error"]
+            #expect(error?["code"] == .number("-32602"), "\(params)")
+            #expect(error?["data"]?["field"] == .string(field), "\(params)")
+        }
+        #expect(await engine.result("ping") == .object([]), "still serving")
+    }
+
+    @Test func aNewerSchemaIsRefused() async throws {
+        let source = try Self.database.get()
+        let copy = source.deletingLastPathComponent().appendingPathComponent("newer.sqlite")
+        try? FileManager.default.removeItem(at: copy)
+        try FileManager.default.copyItem(at: source, to: copy)
+        let sql = Process()
+        sql.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sql.arguments = [copy.path, "UPDATE schema_version SET version = 99"]
+        try sql.run()
+        sql.waitUntilExit()
+        let run = try EngineProcess.run(["--database", copy.path], stdin: #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n")
+        #expect(run.code == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("schema version 99"))
+    }
+}
+
+@Suite struct BuildDatabaseTests {
+    @Test func buildsAreReproducible() throws {
+        let a = try Fixtures.buildDatabase()
+        let b = try Fixtures.buildDatabase()
+        #expect(try Data(contentsOf: a) == Data(contentsOf: b))
+    }
+
+    @Test func badRowsAreReportedWithLinesOrFailAStrictBuild() throws {
+        let bad = Fixtures.taxa + "  colour: red\nfamily\nspecies Wrongus name\n"
+        let dir = try Fixtures.buildDatabase(bad).deletingLastPathComponent()
+        _ = dir
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("stol-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        try bad.write(to: source.appendingPathComponent("bad.taxa"), atomically: true, encoding: .utf8)
+        let out = source.appendingPathComponent("out.sqlite").path
+        let lenient = try EngineProcess.run(["build-db", "--taxa", source.path, "--out", out, "--quiet"])
+        #expect(lenient.code == 0)
+        let lines = Fixtures.taxa.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(lenient.stderr.contains("bad.taxa:\(lines):"))
+        #expect(lenient.stderr.contains("bad.taxa:\(lines + 1):"))
+        #expect(lenient.stderr.contains("Wrongus name does not start with its genus"))
+        #expect(lenient.stdout.contains("skipped rows 3"))
+        let strict = try EngineProcess.run(["build-db", "--taxa", source.path, "--out", out, "--strict", "--quiet"])
+        #expect(strict.code != 0)
+        #expect(strict.stderr.contains("bad.taxa:\(lines):"))
+    }
+}

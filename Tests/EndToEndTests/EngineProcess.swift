@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+import STOLRPC
+
+/// The real `stol-engine` binary as a child process, over real pipes.
+final class EngineProcess: Sendable {
+    private final class Buffers: Sendable {
+        let lines = Mutex<[String]>([])
+        let rawStdout = Mutex<[UInt8]>([])
+        let stderr = Mutex<[UInt8]>([])
+    }
+
+    let process: Process
+    let dataDirectory: URL
+    private let stdinFD: Int32
+    private let buffers = Buffers()
+    private let nextID = Mutex(0)
+
+    /// The binary under test: `$STOL_ENGINE`, or `stol-engine` beside the test bundle.
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["STOL_ENGINE"] { return URL(fileURLWithPath: path) }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("stol-engine")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir.deleteLastPathComponent()
+        }
+        return repositoryRoot.appendingPathComponent(".build/debug/stol-engine")
+    }
+
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Starts the engine with `arguments` (a fresh data directory is added unless one is given).
+    init(_ arguments: [String] = [], dataDirectory: URL? = nil) throws {
+        // A test writing to an engine that has died must see EPIPE, not die of SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        let data = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stol-e2e-\(UUID().uuidString)")
+        self.dataDirectory = data
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments.contains("--data-dir") ? arguments : arguments + ["--data-dir", data.path]
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        self.process = process
+        self.stdinFD = input.fileHandleForWriting.fileDescriptor
+        let buffers = self.buffers
+        Self.drain(output.fileHandleForReading.fileDescriptor) { chunk in
+            buffers.rawStdout.withLock { $0 += chunk }
+            buffers.lines.withLock { lines in
+                buffers.rawStdout.withLock { raw in
+                    while let nl = raw.firstIndex(of: 0x0A) {
+                        lines.append(String(decoding: raw[..<nl], as: UTF8.self))
+                        raw.removeSubrange(...nl)
+                    }
+                }
+            }
+        }
+        Self.drain(error.fileHandleForReading.fileDescriptor) { chunk in buffers.stderr.withLock { $0 += chunk } }
+    }
+
+    private static func drain(_ fd: Int32, _ sink: @escaping @Sendable ([UInt8]) -> Void) {
+        let thread = Thread {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, 65536) }
+                if n <= 0 { break }
+                sink(Array(chunk[0..<n]))
+            }
+        }
+        thread.start()
+    }
+
+    func send(_ line: String) { sendBytes(Array((line + "\n").utf8)) }
+
+    func sendBytes(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(stdinFD, buffer.baseAddress! + offset, buffer.count - offset)
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+
+    func closeStdin() { close(stdinFD) }
+
+    /// Sends a request with a fresh id and waits for its response (other lines are kept for `next`).
+    func call(_ method: String, _ params: JSONValue? = nil, timeout: Duration = .seconds(30)) async -> JSONValue? {
+        let id = nextID.withLock { $0 += 1; return $0 }
+        var message: [(key: String, value: JSONValue)] = [("jsonrpc", "2.0"), ("id", .integer(id)), ("method", .string(method))]
+        if let params { message.append(("params", params)) }
+        send(JSONValue.object(message).description)
+        return await next(timeout: timeout) { $0["id"] == .integer(id) }
+    }
+
+    /// The result of `method`, or nil when it failed.
+    func result(_ method: String, _ params: JSONValue? = nil) async -> JSONValue? {
+        await call(method, params)?["result"]
+    }
+
+    /// The first output message matching `where`, removed from the buffer; nil after `timeout`.
+    func next(timeout: Duration = .seconds(30), where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }) async -> JSONValue? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let found: JSONValue? = buffers.lines.withLock { lines in
+                for (i, line) in lines.enumerated() {
+                    guard let value = try? JSONParser.parse(Array(line.utf8)), matches(value) else { continue }
+                    lines.remove(at: i)
+                    return value
+                }
+                return nil
+            }
+            if let found { return found }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return nil
+    }
+
+    /// Every complete stdout line received and not yet taken.
+    var pendingLines: [String] { buffers.lines.withLock { $0 } }
+
+    var stderrText: String { String(decoding: buffers.stderr.withLock { $0 }, as: UTF8.self) }
+
+    /// Waits for the process to end; nil if it is still running after `timeout`.
+    func waitForExit(timeout: Duration = .seconds(20)) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+
+    /// Runs the binary to completion with `arguments`; returns exit code, stdout and stderr.
+    static func run(_ arguments: [String], stdin: String = "") throws -> (code: Int32, stdout: String, stderr: String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stol-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = ["in", "out", "err"].map { dir.appendingPathComponent($0) }
+        try Data(stdin.utf8).write(to: paths[0])
+        for path in paths.dropFirst() { _ = FileManager.default.createFile(atPath: path.path, contents: nil) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardInput = try FileHandle(forReadingFrom: paths[0])
+        process.standardOutput = try FileHandle(forWritingTo: paths[1])
+        process.standardError = try FileHandle(forWritingTo: paths[2])
+        try process.run()
+        process.waitUntilExit()
+        let out = try String(contentsOf: paths[1], encoding: .utf8)
+        let err = try String(contentsOf: paths[2], encoding: .utf8)
+        return (process.terminationStatus, out, err)
+    }
+}

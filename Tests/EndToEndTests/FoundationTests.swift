@@ -1,0 +1,107 @@
+import Foundation
+import STOLRPC
+import Testing
+
+@Suite(.serialized) struct FoundationTests {
+    @Test func aSlowRequestIsOvertakenByAFastOne() async throws {
+        let engine = try EngineProcess(["--conformance-methods"])
+        engine.send(#"{"jsonrpc":"2.0","id":"slow","method":"test/sleep","params":{"ms":800}}"#)
+        engine.send(#"{"jsonrpc":"2.0","id":"fast","method":"ping"}"#)
+        let first = await engine.next()
+        let second = await engine.next()
+        #expect(first?["id"] == "fast")
+        #expect(second?["id"] == "slow")
+    }
+
+    @Test func printInsideAHandlerNeverReachesStdout() async throws {
+        let engine = try EngineProcess(["--conformance-methods"])
+        #expect(await engine.result("test/print", .object(["text": "STRAY-PRINT-MARKER"])) == .object([]))
+        #expect(await engine.result("ping") == .object([]))
+        engine.closeStdin()
+        #expect(await engine.waitForExit() == 0)
+        for line in engine.pendingLines {
+            #expect(!line.contains("STRAY"))
+            #expect((try? JSONParser.parse(Array(line.utf8))) != nil)
+        }
+        #expect(engine.stderrText.contains("STRAY-PRINT-MARKER"))
+    }
+
+    @Test func aRequestSplitInsideAMultibyteCharacterArrivesWhole() async throws {
+        let engine = try EngineProcess(["--conformance-methods"])
+        let line = #"{"jsonrpc":"2.0","id":1,"method":"test/notify","params":{"method":"echo/back","params":{"name":"Löwe 🦁"}}}"# + "\n"
+        for byte in Array(line.utf8) {
+            engine.sendBytes([byte])
+            try await Task.sleep(for: .microseconds(200))
+        }
+        let echoed = await engine.next { $0["method"] == "echo/back" }
+        #expect(echoed?["params"]?["name"] == "Löwe 🦁")
+        #expect(await engine.next { $0["id"] == .number("1") }?["result"] == .object([]))
+    }
+
+    @Test func lineSeparatorsAreEscapedOnTheWire() async throws {
+        let engine = try EngineProcess(["--conformance-methods"])
+        engine.send(#"{"jsonrpc":"2.0","id":1,"method":"test/notify","params":{"method":"x","params":"a\u2028b"}}"#)
+        _ = await engine.next { $0["id"] == .number("1") }
+        engine.closeStdin()
+        _ = await engine.waitForExit()
+        #expect(engine.pendingLines.contains(#"{"jsonrpc":"2.0","method":"x","params":"a\u2028b"}"#))
+    }
+
+    @Test func exitCodesFollowTheLifecycle() async throws {
+        let clean = try EngineProcess()
+        #expect(await clean.result("shutdown") == .null)
+        clean.send(#"{"jsonrpc":"2.0","method":"exit"}"#)
+        #expect(await clean.waitForExit() == 0)
+
+        let abrupt = try EngineProcess()
+        abrupt.send(#"{"jsonrpc":"2.0","method":"exit"}"#)
+        #expect(await abrupt.waitForExit() == 1)
+
+        let eof = try EngineProcess(["--conformance-methods"])
+        eof.send(#"{"jsonrpc":"2.0","id":1,"method":"test/sleep","params":{"ms":200}}"#)
+        eof.closeStdin()
+        #expect(await eof.waitForExit() == 0)
+        #expect(await eof.next()?["result"]?["slept"] == .number("200"))
+    }
+
+    @Test func exitsWhenTheParentProcessDies() async throws {
+        let parent = Process()
+        parent.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        parent.arguments = ["30"]
+        try parent.run()
+        let engine = try EngineProcess(["--parent-pid", String(parent.processIdentifier)])
+        #expect(await engine.result("ping") == .object([]))
+        parent.terminate()
+        parent.waitUntilExit()
+        #expect(await engine.waitForExit(timeout: .seconds(10)) != nil)
+    }
+
+    @Test func initializeReportsTheServerAndWatchesTheGivenProcess() async throws {
+        let engine = try EngineProcess()
+        let result = await engine.result("initialize", .object(["processId": .integer(getpid()), "clientInfo": .object(["name": "tests"])]))
+        #expect(result?["serverInfo"]?["name"] == "stol-engine")
+        #expect(result?["protocolVersion"] == "1.0")
+        #expect(result?["capabilities"]?["cancellation"] == true)
+        let bad = await engine.call("initialize", .object(["processId": "me"]))
+        #expect(bad?["error"]?["data"]?["field"] == "processId")
+    }
+
+    @Test func versionAndHelp() throws {
+        let version = try EngineProcess.run(["--version"])
+        #expect(version.code == 0)
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+        let help = try EngineProcess.run(["--help"])
+        #expect(help.code == 0)
+        #expect(help.stdout.contains("build-db"))
+    }
+
+    @Test func discoverReturnsTheCommittedOpenRPCDocument() async throws {
+        let committed = try Data(contentsOf: EngineProcess.repositoryRoot.appendingPathComponent("protocol/openrpc.json"))
+        let bundled = try Data(contentsOf: EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/openrpc.json"))
+        #expect(committed == bundled, "Sources/STOLEngine/Resources/openrpc.json must be a copy of protocol/openrpc.json")
+        let engine = try EngineProcess()
+        let served = await engine.result("rpc.discover")
+        #expect(served == (try JSONParser.parse([UInt8](committed))))
+        #expect(served?["openrpc"]?.stringValue?.hasPrefix("1.") == true)
+    }
+}
