@@ -88,6 +88,7 @@ public final class RPCServer: Sendable {
             break
         }
         output.flush()
+        output.close()
         return code
     }
 

@@ -29,6 +29,7 @@ public final class OutputWriter: @unchecked Sendable {
     private var pending = 0
     private var writing = false
     private var broken = false
+    private var closed = false
     private let onBrokenPipe: @Sendable () -> Void
 
     /// - Parameters:
@@ -37,7 +38,8 @@ public final class OutputWriter: @unchecked Sendable {
     public init(fd: Int32, onBrokenPipe: @escaping @Sendable () -> Void) {
         self.fd = fd
         self.onBrokenPipe = onBrokenPipe
-        let thread = Thread { [unowned self] in self.run() }
+        // The thread owns the writer until `close()`: it must outlive whoever queued the last message.
+        let thread = Thread { [self] in self.run() }
         thread.name = "stol.rpc.writer"
         thread.start()
     }
@@ -66,6 +68,14 @@ public final class OutputWriter: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Writes what is queued, then stops the writer thread; later messages are dropped.
+    public func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
     /// Blocks until everything queued has been written (or cannot be).
     public func flush() {
         condition.lock()
@@ -78,7 +88,7 @@ public final class OutputWriter: @unchecked Sendable {
         bytes.append(0x0A)
         condition.lock()
         defer { condition.unlock() }
-        if broken { return }
+        if broken || closed { return }
         if let key = coalesceKey, let waiting = coalescible[key] {
             pending += bytes.count - waiting.bytes.count
             waiting.bytes = bytes
@@ -94,7 +104,11 @@ public final class OutputWriter: @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
-            while head == queue.count { condition.wait() }
+            while head == queue.count && !closed { condition.wait() }
+            if head == queue.count {
+                condition.unlock()
+                return
+            }
             let entry = queue[head]
             head += 1
             if head > 1024, head * 2 > queue.count {

@@ -66,6 +66,7 @@ struct Serve: AsyncParsableCommand {
         let server = RPCServer(methods: methods, options: options, input: 0, output: protocolFD, logger: logger)
         logger.info("serving JSON-RPC 2.0 on stdio (version \(EngineInfo.version))")
         let code = await server.run()
-        throw ExitCode(code)
+        // Everything is flushed; leave at once, before other threads can touch torn-down state.
+        Foundation.exit(code)
     }
 }

@@ -86,4 +86,22 @@ import Testing
             print("realData: \(mammalSpecies) mammal species, \(birdSpecies) bird species, \(report.taxa) taxa, \(report.names) names, \(report.bytes) bytes")
         }
     }
+
+    /// The 2.4-million-node Open Tree table: slow in a debug build, so opt-in with STOL_OPENTREE=1.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["STOL_OPENTREE"] == "1"))
+    func realDataOpenTree() throws {
+        let file = Self.sharedData("opentree/nodes.tsv.gz")
+        let clock = ContinuousClock()
+        var result = ImportResult()
+        let importTime = try clock.measure { result = try ParentChildTableImporter(credits: ["Open Tree of Life (2015)"]).parse(file: file) }
+        #expect(result.taxa.count == 2_388_400)
+        #expect(result.skipped.isEmpty)
+        #expect(result.taxa.filter { $0.scientificName.hasPrefix("Unnamed clade ") }.count == 25_915)
+        let species = result.taxa.lazy.filter { $0.rank == .species }.count
+        var assembled: TaxonomyAssembler.Assembled? = nil
+        let assembleTime = try clock.measure { assembled = try TaxonomyAssembler().assemble([result]) }
+        #expect(assembled?.issues.isEmpty == true)
+        #expect(assembled?.taxa.count == 2_388_400)
+        print("openTree: import \(importTime), assemble \(assembleTime), \(species) binomials ranked species")
+    }
 }
