@@ -100,7 +100,14 @@ public struct DatabaseBuilder {
             let insertRef = try BulkStatement(db, "INSERT INTO refs(taxon_id, citation, url, ref_type) VALUES (?,?,?,?)")
             let insertTrait = try BulkStatement(db, "INSERT OR IGNORE INTO traits(taxon_id, key, value) VALUES (?,?,?)")
             let insertFTS = try BulkStatement(db, "INSERT INTO fts_taxa(rowid, taxon_id, scientific_name, common_names, synonyms) VALUES (?,?,?,?,?)")
-            let insertSearch = try BulkStatement(db, "INSERT INTO search_names(taxon_id, name, folded, match_type, lang) VALUES (?,?,?,?,?)")
+            let insertSearch = try BulkStatement(db, "INSERT INTO search_names(id, taxon_id, name, folded, match_type, lang) VALUES (?,?,?,?,?,?)")
+            let insertTrigram = try BulkStatement(db, "INSERT INTO fts_trigram(rowid, padded) VALUES (?,?)")
+            var searchID: Int64 = 0
+            func addSearchName(_ taxon: Int64, _ name: String, _ folded: String, _ type: String, _ lang: String?) throws {
+                searchID += 1
+                try insertSearch.insert(.int(searchID), .int(taxon), .text(name), .text(folded), .text(type), .optional(lang))
+                try insertTrigram.insert(.int(searchID), .text(" " + folded + " "))
+            }
 
             for (step, i) in byID.enumerated() {
                 if step % 50_000 == 0 { progress("taxa", Double(step) / Double(max(n, 1))) }
@@ -127,14 +134,13 @@ public struct DatabaseBuilder {
                 try insertFTS.insert(
                     .int(id), .int(id), .text(t.scientificName),
                     .text(commons.map(\.name).joined(separator: " ; ")), .text(synonyms.map(\.name).joined(separator: " ; ")))
-                try insertSearch.insert(.int(id), .text(t.scientificName), .text(TextFolding.fold(t.scientificName)), .text("scientific"), .null)
-                var seen: Set<String> = [TextFolding.fold(t.scientificName)]
+                let foldedScientific = TextFolding.fold(t.scientificName)
+                try addSearchName(id, t.scientificName, foldedScientific, "scientific", nil)
+                var seen: Set<String> = [foldedScientific]
                 for name in names {
                     let folded = TextFolding.fold(name.name)
-                    guard !folded.isEmpty, seen.insert(folded + "|" + name.lang).inserted else { continue }
-                    try insertSearch.insert(
-                        .int(id), .text(name.name), .text(folded), .text(name.type == .synonym ? "synonym" : "common"),
-                        .text(name.lang))
+                    guard !folded.isEmpty, seen.insert(folded).inserted else { continue }
+                    try addSearchName(id, name.name, folded, name.type == .synonym ? "synonym" : "common", name.lang)
                 }
                 if t.rank == .species { report.species += 1 }
             }
@@ -144,7 +150,7 @@ public struct DatabaseBuilder {
 
         progress("search index", 0)
         try queue.write { db in
-            try db.execute(sql: "INSERT INTO fts_trigram(fts_trigram) VALUES ('rebuild')")
+            try db.execute(sql: "INSERT INTO fts_trigram(fts_trigram) VALUES ('optimize')")
             try db.execute(sql: "INSERT INTO fts_taxa(fts_taxa) VALUES ('optimize')")
         }
         lap("search index")

@@ -99,10 +99,11 @@ CREATE TABLE search_names (
 );
 CREATE INDEX idx_search_names_folded ON search_names(folded);
 
--- Trigram index over folded names: candidates for fuzzy matching, even with typos in the first letters.
+-- Trigram index over each folded name padded with a space at both ends (rowid = search_names.id),
+-- the candidates for typo-tolerant matching: the padding gives short names edge trigrams, so
+-- "lyon" still shares "on " with "lion", and typos in the first letters still leave most trigrams.
 CREATE VIRTUAL TABLE fts_trigram USING fts5(
-    folded,
-    content = 'search_names',
-    content_rowid = 'id',
+    padded,
+    content = '',
     tokenize = 'trigram'
 );

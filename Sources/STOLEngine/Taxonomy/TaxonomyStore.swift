@@ -158,8 +158,13 @@ public struct TaxonomyStore: Sendable {
     static func arguments(_ lang: String, _ extra: [String: (any DatabaseValueConvertible)?] = [:]) -> StatementArguments {
         var values = extra
         values["lang"] = lang
-        values["primary"] = String(lang.split(separator: "-").first ?? Substring(lang))
+        values["primary"] = primaryLanguage(lang)
         return StatementArguments(values)
+    }
+
+    /// The primary subtag of a language tag: `pt` for `pt-BR`.
+    static func primaryLanguage(_ lang: String) -> String {
+        String(lang.split(separator: "-").first ?? Substring(lang))
     }
 
     static func taxon(from row: Row) -> Taxon {

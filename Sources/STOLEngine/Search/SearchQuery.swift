@@ -1,0 +1,75 @@
+import Foundation
+import STOLRPC
+
+/// A user's search text, parsed into terms that are always quoted before they reach FTS5, so
+/// quotes, `*`, `-`, `^`, parentheses, `AND`/`OR`/`NOT`/`NEAR` and column filters are plain text.
+///
+/// A bare word is a prefix (`panth` finds Panthera); several words must all match; text in
+/// double quotes is a phrase; an unbalanced quote is ignored.
+public struct SearchQuery: Sendable, Equatable {
+    public enum Term: Sendable, Equatable {
+        case prefix(String)
+        case phrase([String])
+    }
+
+    /// Longest query accepted, in characters.
+    public static let maxLength = 200
+
+    public let terms: [Term]
+    /// The whole query folded (quotes removed), for exact and name-prefix matching and typos.
+    public let folded: String
+
+    /// Parses `text`; nil for an empty or blank query. Throws -32602 for an over-long one.
+    public static func parse(_ text: String) throws(RPCError) -> SearchQuery? {
+        guard text.count <= maxLength else {
+            throw .invalidParams(field: "query", "is longer than \(maxLength) characters")
+        }
+        var terms: [Term] = []
+        let quoteCount = text.filter { $0 == "\"" }.count
+        // With an odd number of quotes the last one is unbalanced: treat it as text (drop it).
+        var segments = text.split(separator: "\"", omittingEmptySubsequences: false).map(String.init)
+        if quoteCount % 2 == 1, segments.count >= 2 {
+            let last = segments.removeLast()
+            segments[segments.count - 1] += " " + last
+        }
+        for (index, segment) in segments.enumerated() {
+            let tokens = tokenize(segment)
+            guard !tokens.isEmpty else { continue }
+            if index % 2 == 1, tokens.count > 1 {
+                terms.append(.phrase(tokens))
+            } else {
+                terms += tokens.map(Term.prefix)
+            }
+        }
+        guard !terms.isEmpty else { return nil }
+        let folded = TextFolding.fold(text.replacingOccurrences(of: "\"", with: " "))
+        return SearchQuery(terms: terms, folded: folded)
+    }
+
+    /// Every token of the query, in order.
+    public var tokens: [String] {
+        terms.flatMap { term -> [String] in
+            switch term {
+            case .prefix(let t): [t]
+            case .phrase(let ts): ts
+            }
+        }
+    }
+
+    /// The FTS5 MATCH expression: every term quoted, bare words as prefixes, all terms ANDed.
+    public var ftsExpression: String {
+        terms.map { term in
+            switch term {
+            case .prefix(let token): "\"\(token)\"*"
+            case .phrase(let tokens): "\"\(tokens.joined(separator: " "))\""
+            }
+        }.joined(separator: " ")
+    }
+
+    /// Folded words made of letters and digits; everything else separates words.
+    static func tokenize(_ text: String) -> [String] {
+        TextFolding.fold(text)
+            .split { !($0.isLetter || $0.isNumber) }
+            .map(String.init)
+    }
+}

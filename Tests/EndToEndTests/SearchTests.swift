@@ -1,0 +1,181 @@
+import Foundation
+import STOLRPC
+import Testing
+
+/// `search/query` and `search/autocomplete` over the real binary on the embedded database.
+@Suite(.serialized) struct SearchTests {
+    /// Query → expected top result (scientific name), across languages, synonyms and names.
+    static let topResults: [(String, String)] = [
+        ("lion", "Panthera leo"), ("Panthera leo", "Panthera leo"), ("tiger", "Panthera tigris"), ("Tigre", "Panthera tigris"),
+        ("Löwe", "Panthera leo"), ("lowe", "Panthera leo"), ("león", "Panthera leo"), ("LEON", "Panthera leo"),
+        ("house sparrow", "Passer domesticus"), ("Passer domesticus", "Passer domesticus"), ("chimpanzee", "Pan troglodytes"),
+        ("blue whale", "Balaenoptera musculus"), ("Balaenoptera musculus", "Balaenoptera musculus"), ("giraffe", "Giraffa camelopardalis"),
+        ("polar bear", "Ursus maritimus"), ("koala", "Phascolarctos cinereus"), ("platypus", "Ornithorhynchus anatinus"),
+        ("red fox", "Vulpes vulpes"), ("wolf", "Canis lupus"), ("Canis lupus", "Canis lupus"), ("dog", "Canis familiaris"),
+        ("cat", "Felis catus"), ("honey bee", "Apis mellifera"), ("monarch butterfly", "Danaus plexippus"),
+        ("great white shark", "Carcharodon carcharias"), ("E. coli", "Escherichia coli"), ("Escherichia coli", "Escherichia coli"),
+        ("baker's yeast", "Saccharomyces cerevisiae"), ("sunflower", "Helianthus annuus"), ("fly agaric", "Amanita muscaria"),
+        ("malaria parasite", "Plasmodium falciparum"), ("tardigrade", "Milnesium tardigradum"), ("emperor penguin", "Aptenodytes forsteri"),
+        ("bald eagle", "Haliaeetus leucocephalus"), ("barn owl", "Tyto alba"), ("peregrine falcon", "Falco peregrinus"),
+        ("ostrich", "Struthio camelus"), ("dodo", "Raphus cucullatus"), ("thylacine", "Thylacinus cynocephalus"),
+        ("komodo dragon", "Varanus komodoensis"), ("axolotl", "Ambystoma mexicanum"), ("goldfish", "Carassius auratus"),
+        ("coelacanth", "Latimeria chalumnae"), ("Felis leo", "Panthera leo"), ("Bacillus coli", "Escherichia coli"),
+        ("Ginkgo biloba", "Ginkgo biloba"), ("maize", "Zea mays"), ("rice", "Oryza sativa"), ("potato", "Solanum tuberosum"),
+        ("Homo sapiens", "Homo sapiens"), ("human", "Homo sapiens"), ("orca", "Orcinus orca"), ("cheetah", "Acinonyx jubatus"),
+        ("jaguar", "Panthera onca"), ("snow leopard", "Panthera uncia"), ("Pez león", "Pterois volitans"),
+        ("manchot empereur", "Aptenodytes forsteri"), ("perro", "Canis familiaris"), ("tiger shark", "Galeocerdo cuvier"),
+        ("leo lion", "Panthera leo"), ("elephant", "Elephas maximus"), ("kangaroo", "Osphranter rufus"),
+    ]
+
+    static let engine = Result { try EngineProcess() }
+
+    func search(_ query: String, _ extra: [(key: String, value: JSONValue)] = []) async throws -> JSONValue? {
+        try await Self.engine.get().call("search/query", .object([("query", .string(query))] + extra))
+    }
+
+    func names(_ response: JSONValue?) -> [String] {
+        response?["result"]?["results"]?.arrayValue?.compactMap { $0["scientificName"]?.stringValue } ?? []
+    }
+
+    @Test func topResultTable() async throws {
+        #expect(Self.topResults.count >= 50)
+        for (query, expected) in Self.topResults {
+            let top = names(try await search(query, [("limit", 5)])).first
+            #expect(top == expected, "\(query)")
+        }
+    }
+
+    @Test func queryForms() async throws {
+        // A bare word is a prefix.
+        #expect(names(try await search("panth", [("rank", "genus")])) == ["Panthera"])
+        #expect(names(try await search("panth")).contains("Panthera leo"))
+        // Several words must all match, across names.
+        let both = try await search("leo lion")
+        #expect(names(both).first == "Panthera leo")
+        #expect(!names(try await search("leo zzzzzz")).contains("Panthera leo"))
+        // A quoted phrase must match as a phrase.
+        let phrase = names(try await search("\"tree frog\""))
+        #expect(phrase.contains("Hyla arborea"))
+        let loose = names(try await search("frog tree", [("limit", 100)]))
+        #expect(Set(phrase).isSubset(of: Set(loose)))
+        // The exact name ranks first, and says what matched.
+        let exact = try await search("Lion")
+        let first = exact?["result"]?["results"]?.arrayValue?.first
+        #expect(first?["matchedName"] == "Lion" && first?["matchType"] == "common")
+        #expect(first?["preferredCommonName"] == "Lion")
+        let synonym = try await search("Felis leo")
+        #expect(synonym?["result"]?["results"]?.arrayValue?.first?["matchType"] == "synonym")
+        // preferredCommonName follows lang, with English fallback.
+        let spanish = try await search("Panthera leo", [("lang", "es")])
+        #expect(spanish?["result"]?["results"]?.arrayValue?.first?["preferredCommonName"] == "León")
+        let klingon = try await search("Panthera leo", [("lang", "tlh")])
+        #expect(klingon?["result"]?["results"]?.arrayValue?.first?["preferredCommonName"] == "Lion")
+    }
+
+    @Test func userTextNeverReachesFTS5AsSyntax() async throws {
+        let hostile = [
+            "\"", "\"\"", "\"lion", "lion\"", "*", "lion*", "-lion", "^lion", "(lion", "lion)", "()", "AND", "OR", "NOT",
+            "lion AND tiger", "lion OR tiger", "NOT lion", "NEAR(lion tiger)", "lion NEAR tiger", "scientific_name:leo",
+            "{scientific_name}:leo", "common_names : lion", "'", "lion'", "\\", "%", "_", "a\u{0}b", "😀", "+++", ":", "^",
+            "\"unbalanced quote", "a\"b\"c\"d", "SELECT * FROM taxa", "lion; DROP TABLE taxa",
+        ]
+        for query in hostile {
+            let response = try await search(query)
+            #expect(response?["error"] == nil, "\(query): \(String(describing: response?["error"]))")
+            #expect(response?["result"]?["results"]?.arrayValue != nil, "\(query)")
+        }
+        #expect(names(try await search("\"lion")).first == "Panthera leo", "an unbalanced quote is ignored")
+        #expect(names(try await search("lion)")).first == "Panthera leo", "punctuation is text")
+        #expect(try await Self.engine.get().result("ping") == .object([]), "still serving")
+    }
+
+    @Test func emptyBlankAndOverlongQueries() async throws {
+        for blank in ["", "   ", "\t\n", "\"\"", "***"] {
+            let response = try await search(blank)
+            #expect(response?["result"]?["results"] == .array([]), "\(blank.debugDescription)")
+        }
+        let long = try await search(String(repeating: "a", count: 201))
+        #expect(long?["error"]?["code"] == .number("-32602"))
+        #expect(long?["error"]?["data"]?["field"] == "query")
+        let missing = try await Self.engine.get().call("search/query", .object([:]))
+        #expect(missing?["error"]?["data"]?["field"] == "query")
+    }
+
+    @Test func typosAtTheStartMiddleAndEnd() async throws {
+        let cases: [(String, String, Int)] = [
+            ("Pnathera leo", "Panthera leo", 1),  // start (transposition)
+            ("lyon", "Panthera leo", 1),  // middle, short query
+            ("elefant", "Elephas maximus", 2),  // middle, two edits... or a Spanish prefix
+            ("Panthera lep", "Panthera leo", 1),  // end
+            ("girafe", "Giraffa camelopardalis", 1),
+            ("chimpanze", "Pan troglodytes", 1),
+            ("platipus", "Ornithorhynchus anatinus", 1),
+            ("sparow", "Passer domesticus", 1),
+            ("Xanthera leo", "Panthera leo", 1),  // first letter
+        ]
+        for (query, expected, maxDistance) in cases {
+            let results = try await search(query, [("limit", 5)])?["result"]?["results"]?.arrayValue ?? []
+            let hit = results.first { $0["scientificName"]?.stringValue == expected }
+            #expect(hit != nil, "\(query) → \(expected): \(results.map { $0["scientificName"] })")
+            if hit?["matchType"] == "fuzzy" {
+                #expect((hit?["editDistance"]?.int64Value ?? 99) <= Int64(maxDistance), "\(query)")
+            }
+        }
+        // Short queries allow one edit only; long ones two.
+        #expect(names(try await search("lxyn")).contains("Panthera leo") == false)
+        let tooFar = try await search("Pxnxhxra leo")
+        #expect(!names(tooFar).contains("Panthera leo"))
+        #expect(try await search("lyon")?["result"]?["fuzzy"] == true)
+        #expect(try await search("lion")?["result"]?["fuzzy"] == false)
+    }
+
+    @Test func rankAndConservationFilters() async throws {
+        let genera = try await search("panthera", [("rank", "genus")])
+        #expect(names(genera) == ["Panthera"])
+        let endangered = try await search("panthera", [("conservation", "EN")])?["result"]?["results"]?.arrayValue ?? []
+        #expect(!endangered.isEmpty)
+        #expect(endangered.allSatisfy { $0["conservationStatus"] == "EN" })
+        #expect(endangered.contains { $0["scientificName"] == "Panthera tigris" })
+        let species = try await search("bear", [("rank", "species"), ("limit", 100)])?["result"]?["results"]?.arrayValue ?? []
+        #expect(species.allSatisfy { $0["rank"] == "species" })
+        let bad = try await search("lion", [("rank", "tribe")])
+        #expect(bad?["error"]?["data"]?["field"] == "rank")
+    }
+
+    @Test func pagingNeverRepeatsOrSkips() async throws {
+        let all = names(try await search("a", [("limit", 1000)]))
+        #expect(all.count > 100)
+        var paged: [String] = []
+        var ids: [Int64] = []
+        var cursor: JSONValue? = nil
+        repeat {
+            var params: [(key: String, value: JSONValue)] = [("limit", 37)]
+            if let cursor { params.append(("cursor", cursor)) }
+            let response = try await search("a", params)?["result"]
+            paged += names(.object(["result": response ?? .null]))
+            ids += response?["results"]?.arrayValue?.compactMap { $0["id"]?.int64Value } ?? []
+            cursor = response?["nextCursor"]
+        } while cursor != nil && paged.count < 5000
+        #expect(Set(ids).count == ids.count, "no duplicates")
+        #expect(paged == all, "the pages concatenate to the full list")
+        let byOffset = names(try await search("a", [("limit", 10), ("offset", 20)]))
+        #expect(byOffset == Array(all[20..<30]))
+        #expect(try await search("a", [("cursor", "nonsense")])?["error"]?["data"]?["field"] == "cursor")
+        #expect(try await search("a", [("limit", 1001)])?["error"]?["data"]?["field"] == "limit")
+    }
+
+    @Test func autocomplete() async throws {
+        let engine = try Self.engine.get()
+        let pant = await engine.result("search/autocomplete", .object(["prefix": "pant", "limit": 5]))?["suggestions"]?.arrayValue ?? []
+        #expect(pant.count == 5)
+        #expect(pant.allSatisfy { $0["text"]?.stringValue?.lowercased().hasPrefix("pant") == true })
+        let snow = await engine.result("search/autocomplete", .object(["prefix": "Snow l"]))?["suggestions"]?.arrayValue ?? []
+        #expect(snow.first?["text"] == "Snow leopard")
+        let lion = await engine.result("search/autocomplete", .object(["prefix": "lion"]))?["suggestions"]?.arrayValue ?? []
+        #expect(lion.first?["text"] == "Lion", "an exact name first")
+        let texts = lion.compactMap { $0["text"]?.stringValue?.lowercased() }
+        #expect(Set(texts).count == texts.count, "distinct")
+        #expect(await engine.result("search/autocomplete", .object(["prefix": ""]))?["suggestions"] == .array([]))
+        #expect(await engine.call("search/autocomplete", .object(["prefix": "a", "limit": 21]))?["error"]?["data"]?["field"] == "limit")
+    }
+}
