@@ -53,7 +53,7 @@ import Testing
         func share(_ condition: String) throws -> Double {
             Double(try Self.count("SELECT count(*) FROM taxa t WHERE rank = 'species' AND \(condition)")) / Double(species)
         }
-        #expect(try share("EXISTS (SELECT 1 FROM names n WHERE n.taxon_id = t.id AND n.lang = 'en' AND n.is_preferred = 1)") >= 0.9)
+        #expect(try share("EXISTS (SELECT 1 FROM names n WHERE n.taxon_id = t.id AND n.lang = 'en' AND n.is_preferred = 1)") == 1)
         for lang in ["es", "fr", "de"] {
             #expect(try share("EXISTS (SELECT 1 FROM names n WHERE n.taxon_id = t.id AND n.lang = '\(lang)')") > 0.5, "\(lang)")
         }

@@ -47,7 +47,8 @@ import Testing
 
     @Test func queryForms() async throws {
         // A bare word is a prefix.
-        #expect(names(try await search("panth", [("rank", "genus")])) == ["Panthera"])
+        let genera = names(try await search("panth", [("rank", "genus")]))
+        #expect(Array(genera.prefix(2)) == ["Panthera", "Pantherophis"])
         #expect(names(try await search("panth")).contains("Panthera leo"))
         // Several words must all match, across names.
         let both = try await search("leo lion")

@@ -98,6 +98,7 @@ CREATE TABLE search_names (
     lang       TEXT
 );
 CREATE INDEX idx_search_names_folded ON search_names(folded);
+CREATE INDEX idx_search_names_taxon ON search_names(taxon_id);
 
 -- Trigram index over each folded name padded with a space at both ends (rowid = search_names.id),
 -- the candidates for typo-tolerant matching: the padding gives short names edge trigrams, so
@@ -107,3 +108,6 @@ CREATE VIRTUAL TABLE fts_trigram USING fts5(
     content = '',
     tokenize = 'trigram'
 );
+
+-- How many names hold each trigram, so a fuzzy search can look up only the rarest ones.
+CREATE VIRTUAL TABLE fts_trigram_vocab USING fts5vocab('fts_trigram', 'row');

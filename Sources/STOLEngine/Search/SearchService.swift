@@ -41,7 +41,8 @@ public struct SearchService: Sendable {
     static let exactCap = 1_000
     static let prefixCap = 2_000
     static let fullTextCap = 5_000
-    static let fuzzyCap = 400
+    /// Candidate names checked for typos; the rarest-trigram lookup keeps real candidate sets far below it.
+    static let fuzzyCap = 50_000
 
     public func search(_ query: SearchQuery, options: Options) async throws -> Page {
         let hits = try await database.read { db in try Self.rankedHits(db, query, options) }
@@ -204,32 +205,44 @@ public struct SearchService: Sendable {
     /// The largest typo distance allowed for a query: 2 from five characters on, else 1.
     static func allowedDistance(_ folded: String) -> Int { folded.count >= 5 ? 2 : 1 }
 
+    /// Names within the allowed distance of the query. By the q-gram lemma a name within d edits
+    /// misses at most 3·d of the query's padded trigrams, so any 3·d + 1 of them find every such
+    /// name; taking the rarest keeps the candidates few even on millions of names.
     static func fuzzyHits(_ db: Database, _ query: SearchQuery, lang: String, filter: String, arguments: StatementArguments) throws -> [Hit] {
         let q = Array(query.folded)
         guard q.count >= 3 else { return [] }
+        let limit = allowedDistance(query.folded)
         let padded = Array(" " + query.folded + " ")
         var trigrams: [String] = []
         for i in 0..<(padded.count - 2) {
             let gram = String(padded[i..<i + 3])
             if !trigrams.contains(gram) { trigrams.append(gram) }
         }
-        let expression = trigrams.map { "\"\($0)\"" }.joined(separator: " OR ")
+        let quoted = trigrams.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ",")
+        var frequency: [String: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT term, doc FROM fts_trigram_vocab WHERE term IN (\(quoted))") {
+            frequency[row["term"]] = row["doc"]
+        }
+        // A trigram no name holds finds nothing; it still counts as one of the 3·d + 1.
+        let chosen = trigrams.sorted { (frequency[$0] ?? 0, $0) < (frequency[$1] ?? 0, $1) }.prefix(3 * limit + 1)
+        let present = chosen.filter { (frequency[$0] ?? 0) > 0 }
+        guard !present.isEmpty else { return [] }
+        let expression = present.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " OR ")
         var args = arguments
         args += ["trigrams": expression]
         let rows = try Row.fetchAll(db, sql: """
             SELECT s.taxon_id, s.name, s.folded, s.match_type, s.lang, length(s.folded) AS len, t.scientific_name, t.rank, t.status
-            FROM fts_trigram f JOIN search_names s ON s.id = f.rowid JOIN taxa t ON t.id = s.taxon_id
-            WHERE fts_trigram MATCH :trigrams\(filter)
-            ORDER BY bm25(fts_trigram), s.id LIMIT \(fuzzyCap)
+            FROM search_names s JOIN taxa t ON t.id = s.taxon_id
+            WHERE s.id IN (SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH :trigrams)\(filter)
+            LIMIT \(fuzzyCap)
             """, arguments: args)
-        let limit = allowedDistance(query.folded)
         let singleWord = !query.folded.contains(" ")
         var hits: [Hit] = []
         for row in rows {
             let folded: String = row["folded"]
-            var distance = EditDistance.distance(q, Array(folded), limit: limit)
+            var distance = abs(folded.count - q.count) <= limit ? EditDistance.distance(q, Array(folded), limit: limit) : nil
             if singleWord {
-                for word in folded.split(separator: " ") where word.count > 1 {
+                for word in folded.split(separator: " ") where word.count > 1 && abs(word.count - q.count) <= limit {
                     if let d = EditDistance.distance(q, Array(word), limit: limit) { distance = min(distance ?? d, d) }
                 }
             }

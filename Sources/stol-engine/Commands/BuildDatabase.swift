@@ -15,6 +15,21 @@ struct BuildDatabase: ParsableCommand {
     @Option(name: .customLong("taxa"), help: "A directory of .taxa files (the project's own format; see dataset/FORMAT.md).")
     var taxaDirectories: [String] = []
 
+    @Option(help: "A Mammal Diversity Database release CSV (gzip or plain).")
+    var mdd: [String] = []
+
+    @Option(help: "An AviList extended CSV (gzip or plain); subspecies rows are skipped.")
+    var avilist: [String] = []
+
+    @Option(help: "A parent-child table with columns id, parent_id, name[, rank] (TSV or CSV, gzip or plain), such as the Open Tree node table.")
+    var table: [String] = []
+
+    @Option(help: "An NCBI taxdump directory (nodes.dmp, names.dmp); intermediate ranks are folded.")
+    var ncbi: [String] = []
+
+    @Option(help: "Dataset license (default: from dataset.info).")
+    var license: String?
+
     @Option(help: "Where to write the database (replaced if it exists).")
     var out: String
 
@@ -37,8 +52,14 @@ struct BuildDatabase: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard !taxaDirectories.isEmpty else { throw ValidationError("name at least one source (--taxa)") }
+        guard !(taxaDirectories + mdd + avilist + table + ncbi).isEmpty else {
+            throw ValidationError("name at least one source (--taxa, --mdd, --avilist, --table, --ncbi)")
+        }
         guard (0...100).contains(topN) else { throw ValidationError("--top-n must be between 0 and 100") }
+    }
+
+    func note(_ text: String) {
+        if !quiet { Stderr.print(text) }
     }
 
     func run() throws {
@@ -50,6 +71,27 @@ struct BuildDatabase: ParsableCommand {
             results.append(try TaxaSourceParser().parse(directory: url))
             info.merge(DatasetInfoFile.read(url.appendingPathComponent("dataset.info"))) { old, _ in old }
         }
+        for file in mdd {
+            note("reading \(file)")
+            results.append(try MDDImporter().parse(file: URL(fileURLWithPath: file)))
+        }
+        for file in avilist {
+            note("reading \(file)")
+            let output = try AviListImporter().parse(file: URL(fileURLWithPath: file))
+            results.append(output.result)
+            note("  \(output.subspeciesSkipped) subspecies rows skipped by design")
+        }
+        for file in table {
+            note("reading \(file)")
+            results.append(try ParentChildTableImporter().parse(file: URL(fileURLWithPath: file)))
+        }
+        for directory in ncbi {
+            note("reading \(directory)")
+            let output = try NCBITaxdumpImporter().parse(directory: URL(fileURLWithPath: directory))
+            results.append(output.result)
+            note("  \(output.foldedNodes) intermediate-rank nodes folded, \(output.droppedBelowSpecies) below species dropped")
+        }
+        note("read \(results.reduce(0) { $0 + $1.taxa.count }) taxa in \(ContinuousClock.now - started)")
         let assembler = TaxonomyAssembler(policy: strict ? .fail : .skip)
         let assembled: TaxonomyAssembler.Assembled
         do {
@@ -64,7 +106,7 @@ struct BuildDatabase: ParsableCommand {
         let metadata = DatabaseBuilder.Metadata(
             name: name ?? info["name"] ?? "Custom dataset",
             version: datasetVersion ?? info["version"] ?? "unversioned",
-            license: info["license"] ?? "see sources",
+            license: license ?? info["license"] ?? "see the attribution of each source",
             attribution: ([info["attribution"]].compactMap { $0 } + credits).joined(separator: "\n"),
             buildDate: buildDate ?? info["build_date"] ?? ISO8601DateFormatter().string(from: Date()).prefix(10).description,
             sourceFiles: results.flatMap(\.sourceFiles),
