@@ -146,8 +146,6 @@ import Testing
 
     @Test func badRowsAreReportedWithLinesOrFailAStrictBuild() throws {
         let bad = Fixtures.taxa + "  colour: red\nfamily\nspecies Wrongus name\n"
-        let dir = try Fixtures.buildDatabase(bad).deletingLastPathComponent()
-        _ = dir
         let source = FileManager.default.temporaryDirectory.appendingPathComponent("stol-bad-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
         try bad.write(to: source.appendingPathComponent("bad.taxa"), atomically: true, encoding: .utf8)
