@@ -218,25 +218,26 @@ public struct SearchService: Sendable {
             let gram = String(padded[i..<i + 3])
             if !trigrams.contains(gram) { trigrams.append(gram) }
         }
-        let quoted = trigrams.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ",")
+        // One equality lookup per trigram: fts5vocab answers `term = ?` from its index, but scans for IN.
+        let vocabulary = try db.makeStatement(sql: "SELECT doc FROM fts_trigram_vocab WHERE term = ?")
         var frequency: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT term, doc FROM fts_trigram_vocab WHERE term IN (\(quoted))") {
-            frequency[row["term"]] = row["doc"]
-        }
+        for gram in trigrams { frequency[gram] = try Int.fetchOne(vocabulary, arguments: [gram]) ?? 0 }
         // A trigram no name holds finds nothing; it still counts as one of the 3·d + 1.
         let chosen = trigrams.sorted { (frequency[$0] ?? 0, $0) < (frequency[$1] ?? 0, $1) }.prefix(3 * limit + 1)
         let present = chosen.filter { (frequency[$0] ?? 0) > 0 }
         guard !present.isEmpty else { return [] }
         let expression = present.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " OR ")
+        let singleWord = !query.folded.contains(" ")
         var args = arguments
-        args += ["trigrams": expression]
+        args += ["trigrams": expression, "shortest": q.count - limit, "longest": q.count + limit]
+        // A query of several words is compared with whole names only, so their length must be close.
+        let lengthFilter = singleWord ? "" : " AND length(s.folded) BETWEEN :shortest AND :longest"
         let rows = try Row.fetchAll(db, sql: """
             SELECT s.taxon_id, s.name, s.folded, s.match_type, s.lang, length(s.folded) AS len, t.scientific_name, t.rank, t.status
             FROM search_names s JOIN taxa t ON t.id = s.taxon_id
-            WHERE s.id IN (SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH :trigrams)\(filter)
+            WHERE s.id IN (SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH :trigrams)\(lengthFilter)\(filter)
             LIMIT \(fuzzyCap)
             """, arguments: args)
-        let singleWord = !query.folded.contains(" ")
         var hits: [Hit] = []
         for row in rows {
             let folded: String = row["folded"]
