@@ -105,6 +105,12 @@ extension ImporterTests {
             #expect(assembled.taxa.count == 9)
         }
 
+        @Test func rankLevelsMatchTheEngine() {
+            for rank in Rank.allCases { #expect(NCBITaxdumpImporter.level(of: rank.rawValue) == Int8(rank.level)) }
+            #expect(NCBITaxdumpImporter.level(of: "superkingdom") == 0)
+            #expect(NCBITaxdumpImporter.level(of: "subfamily") == -1)
+        }
+
         @Test func missingFileIsNamed() throws {
             let dir = try TemporaryDirectory()
             defer { dir.remove() }

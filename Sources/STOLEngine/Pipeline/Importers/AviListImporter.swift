@@ -43,7 +43,7 @@ public struct AviListImporter {
         var subspecies = 0
         while let record = try reader.next() {
             let location = SourceLocation(file: fileName, line: record.line)
-            func value(_ index: Int?) -> String { record[index].trimmingCharacters(in: .whitespacesAndNewlines) }
+            func value(_ index: Int?) -> String { record.trimmed(index) }
             let rank = value(rankColumn).lowercased()
             let name = value(nameColumn)
             let orderName = ChecklistBuilder.capitalised(rank == "order" && value(orderColumn).isEmpty ? name : value(orderColumn))

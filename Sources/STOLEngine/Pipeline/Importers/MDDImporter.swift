@@ -36,7 +36,7 @@ public struct MDDImporter {
         while let record = try reader.next() {
             let location = SourceLocation(file: fileName, line: record.line)
             func value(_ index: Int?) -> String {
-                let text = record[index].trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = record.trimmed(index)
                 return text == "NA" ? "" : text
             }
             let name = value(sciName).replacingOccurrences(of: "_", with: " ")

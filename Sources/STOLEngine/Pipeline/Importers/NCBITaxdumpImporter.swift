@@ -61,6 +61,7 @@ public struct NCBITaxdumpImporter {
         //    from the dump is kept as is so that the assembler reports it), and whether a species
         //    is above it.
         let n = taxIDs.count
+        let speciesLevel = Self.level(of: "species")
         var upKey = [Int64](repeating: 0, count: n)
         var belowSpecies = [Bool](repeating: false, count: n)
         var state = [UInt8](repeating: 0, count: n)  // 0 new, 1 on the current path, 2 done, 3 on a cycle
@@ -101,7 +102,7 @@ public struct NCBITaxdumpImporter {
                     continue
                 }
                 upKey[i] = levels[parent] >= 0 ? taxIDs[parent] : upKey[parent]
-                belowSpecies[i] = belowSpecies[parent] || levels[parent] == Int8(Rank.species.level)
+                belowSpecies[i] = belowSpecies[parent] || levels[parent] == speciesLevel
             }
         }
 
@@ -109,6 +110,7 @@ public struct NCBITaxdumpImporter {
         var result = ImportResult()
         var position = [Int32](repeating: -1, count: n)
         var folded = 0, dropped = 0
+        let ranks = Rank.allCases
         for i in 0..<n {
             if state[i] == 3 { continue }
             if belowSpecies[i] { dropped += 1; continue }
@@ -116,7 +118,7 @@ public struct NCBITaxdumpImporter {
                 if parentIDs[i] != taxIDs[i] { folded += 1 }
                 continue
             }
-            let rank = Rank.allCases[Int(levels[i])]
+            let rank = ranks[Int(levels[i])]
             var taxon = SourceTaxon(
                 key: "ncbi|\(taxIDs[i])", parentKey: upKey[i] == 0 ? nil : "ncbi|\(upKey[i])", rank: rank, scientificName: "")
             taxon.fixedID = taxIDs[i]
@@ -135,7 +137,7 @@ public struct NCBITaxdumpImporter {
             }
             guard let i = indexOf[taxID], position[Int(i)] >= 0 else { continue }
             let t = Int(position[Int(i)])
-            let name = fields[1].trimmingCharacters(in: .whitespaces)
+            let name = fields[1]
             guard !name.isEmpty else { continue }
             switch fields[3] {
             case "scientific name": result.taxa[t].scientificName = name
@@ -165,11 +167,18 @@ public struct NCBITaxdumpImporter {
         throw SourceIssue("\(name) not found in \(directory.path)", at: nil)
     }
 
-    /// The rank's level, or -1 for ranks that are folded away.
+    /// The rank's level (`Rank.level`), or -1 for ranks that are folded away.
     static func level(of rank: String) -> Int8 {
         switch rank {
-        case "superkingdom": Int8(Rank.domain.level)
-        default: Rank(rawValue: rank).map { Int8($0.level) } ?? -1
+        case "superkingdom", "domain": 0
+        case "kingdom": 1
+        case "phylum": 2
+        case "class": 3
+        case "order": 4
+        case "family": 5
+        case "genus": 6
+        case "species": 7
+        default: -1
         }
     }
 

@@ -34,12 +34,12 @@ public struct ParentChildTableImporter {
         var seen: Set<Int64>? = nil
         while let record = try reader.next() {
             let location = SourceLocation(file: fileName, line: record.line)
-            let idText = record[idColumn].trimmingCharacters(in: .whitespaces)
+            let idText = record.trimmed(idColumn)
             guard let id = Self.id(idText) else {
                 result.skipped.append(SourceIssue("id '\(idText)' is not an integer in 1…2^52−1; row skipped", at: location))
                 continue
             }
-            let parentText = record[parentColumn].trimmingCharacters(in: .whitespaces)
+            let parentText = record.trimmed(parentColumn)
             var parentKey: String? = nil
             if !parentText.isEmpty {
                 guard let parent = Self.id(parentText) else {
@@ -57,11 +57,11 @@ public struct ParentChildTableImporter {
             }
             lastID = id
 
-            var name = record[nameColumn].trimmingCharacters(in: .whitespaces)
+            var name = record.trimmed(nameColumn)
             if name.isEmpty { name = "Unnamed clade \(id)" }
             var taxon = SourceTaxon(
                 key: "table|" + String(id), parentKey: parentKey,
-                rank: Self.rank(rankColumn.map { record[$0] }, name: name), scientificName: name)
+                rank: Self.rank(rankColumn.map { record.trimmed($0) }, name: name), scientificName: name)
             taxon.fixedID = id
             taxon.origin = location
             result.taxa.append(taxon)
@@ -77,20 +77,51 @@ public struct ParentChildTableImporter {
         return header.contains("\t") ? .tsv : .csv
     }
 
+    /// A decimal id in 1…2^52−1.
     static func id(_ text: String) -> Int64? {
-        guard let id = Int64(text), id > 0, id <= StableID.maxID else { return nil }
-        return id
+        var value: Int64 = 0
+        var digits = 0
+        for byte in text.utf8 {
+            guard byte >= 0x30, byte <= 0x39, digits < 16 else { return nil }
+            value = value * 10 + Int64(byte - 0x30)
+            digits += 1
+        }
+        guard digits > 0, value > 0, value <= StableID.maxID else { return nil }
+        return value
     }
 
     /// The rank rule of the type's documentation.
     static func rank(_ value: String?, name: String) -> Rank? {
-        let value = value?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        if value == "superkingdom" { return .domain }
-        if let rank = Rank(rawValue: value) { return rank }
+        if let value, !value.isEmpty {
+            let lower = value.lowercased()
+            if lower == "superkingdom" { return .domain }
+            if let rank = Rank(rawValue: lower) { return rank }
+        }
         return looksLikeBinomial(name) ? .species : nil
     }
 
+    /// `Genus epithet`: a capital and lower-case letters, one space, lower-case letters or hyphens.
     static func looksLikeBinomial(_ name: String) -> Bool {
+        let ascii = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            var i = 0
+            let n = bytes.count
+            func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+            while i < n {
+                if bytes[i] >= 0x80 { return nil }
+                i += 1
+            }
+            guard n >= 5, bytes[0] >= 0x41, bytes[0] <= 0x5A else { return false }
+            i = 1
+            while i < n, isLower(bytes[i]) { i += 1 }
+            guard i >= 2, i < n, bytes[i] == 0x20 else { return false }
+            i += 1
+            let epithet = i
+            guard i < n, isLower(bytes[i]) else { return false }
+            while i < n, isLower(bytes[i]) || bytes[i] == 0x2D { i += 1 }
+            return i == n && n - epithet >= 2
+        }
+        if let ascii, let verdict = ascii { return verdict }
+        // Non-ASCII letters (`Cænolestes`): the same rule on characters.
         let words = name.split(separator: " ", omittingEmptySubsequences: false)
         guard words.count == 2 else { return false }
         let genus = words[0], epithet = words[1]

@@ -58,6 +58,17 @@ public final class DelimitedReader {
             guard let index, index >= 0, index < fields.count else { return "" }
             return fields[index]
         }
+
+        /// The field at `index` without leading and trailing ASCII white space (space, tab, CR,
+        /// LF); cheap when there is none, which is nearly always.
+        public func trimmed(_ index: Int?) -> String {
+            let field = self[index]
+            let utf8 = field.utf8
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+            guard let first = utf8.first, let last = utf8.last, isSpace(first) || isSpace(last) else { return field }
+            guard let from = utf8.firstIndex(where: { !isSpace($0) }), let to = utf8.lastIndex(where: { !isSpace($0) }) else { return "" }
+            return String(decoding: utf8[from...to], as: UTF8.self)
+        }
     }
 
     public let format: Format
@@ -86,8 +97,16 @@ public final class DelimitedReader {
     private func nextTSV() throws -> Record? {
         while true {
             guard let fields = try lines.withNextLine({ bytes -> [String]? in
-                guard !bytes.isEmpty else { return nil }
-                return bytes.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+                guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+                var fields: [String] = []
+                var from = 0
+                while let tab = memchr(base + from, 0x09, bytes.count - from) {
+                    let to = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(tab))
+                    fields.append(Self.text(base, from, to))
+                    from = to + 1
+                }
+                fields.append(Self.text(base, from, bytes.count))
+                return fields
             }) else { return nil }
             if let fields { return Record(fields: fields, line: lines.lineNumber) }
         }
@@ -95,60 +114,69 @@ public final class DelimitedReader {
 
     private func nextCSV() throws -> Record? {
         var fields: [String] = []
-        var field: [UInt8] = []
+        var field: [UInt8] = []  // the current field, while it is quoted
         var inQuotes = false
-        var quoted = false  // the current field opened with a quote
         var startLine = 0
         var recordBytes = 0
         while true {
             let more = try lines.withNextLine { bytes -> Bool in
                 if startLine == 0 {
-                    guard !bytes.isEmpty else { return true }  // blank line between records
+                    guard !bytes.isEmpty else { return true }  // a blank line between records
                     startLine = lines.lineNumber
                 } else {
                     field.append(0x0A)  // a line break inside quotes
                 }
                 recordBytes += bytes.count + 1
-                var i = 0
+                guard let base = bytes.baseAddress else { return inQuotes }
                 let n = bytes.count
-                while i < n {
-                    let b = bytes[i]
+                var i = 0
+                while true {
                     if inQuotes {
-                        if b == 0x22 {
-                            if i + 1 < n, bytes[i + 1] == 0x22 {
-                                field.append(0x22)
-                                i += 2
-                                continue
-                            }
-                            inQuotes = false
-                        } else {
-                            field.append(b)
+                        // Up to the next quote: either a doubled quote or the closing one.
+                        guard let quote = memchr(base + i, 0x22, n - i) else {
+                            field.append(contentsOf: UnsafeBufferPointer(start: base + i, count: n - i))
+                            return true
                         }
-                    } else if b == 0x2C {
+                        let q = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(quote))
+                        field.append(contentsOf: UnsafeBufferPointer(start: base + i, count: q - i))
+                        if q + 1 < n, base[q + 1] == 0x22 {
+                            field.append(0x22)
+                            i = q + 2
+                            continue
+                        }
+                        inQuotes = false
+                        i = q + 1
+                        // Text after the closing quote is kept, up to the comma.
+                        let comma = memchr(base + i, 0x2C, n - i).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? n
+                        field.append(contentsOf: UnsafeBufferPointer(start: base + i, count: comma - i))
                         fields.append(String(decoding: field, as: UTF8.self))
                         field.removeAll(keepingCapacity: true)
-                        quoted = false
-                    } else if b == 0x22, field.isEmpty, !quoted {
+                        if comma == n { return false }
+                        i = comma + 1
+                        if i == n { fields.append(""); return false }
+                    } else if i < n, base[i] == 0x22 {
                         inQuotes = true
-                        quoted = true
+                        i += 1
                     } else {
-                        field.append(b)
+                        let comma = memchr(base + i, 0x2C, n - i).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? n
+                        fields.append(Self.text(base, i, comma))
+                        if comma == n { return false }
+                        i = comma + 1
                     }
-                    i += 1
                 }
-                return inQuotes
             }
             guard let more else {
                 if startLine == 0 { return nil }
                 throw DelimitedError.unterminatedQuote(line: startLine)
             }
             if startLine == 0 { continue }
-            if !more {
-                fields.append(String(decoding: field, as: UTF8.self))
-                return Record(fields: fields, line: startLine)
-            }
+            if !more { return Record(fields: fields, line: startLine) }
             if recordBytes > maxRecordBytes { throw DelimitedError.recordTooLong(line: startLine, limit: maxRecordBytes) }
         }
+    }
+
+    private static func text(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + from, count: to - from), as: UTF8.self)
     }
 }
 

@@ -32,8 +32,20 @@ public enum GzipError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// A producer of bytes in chunks, so that readers never need a whole file in memory.
 public protocol ByteSource: AnyObject {
-    /// Appends at most `max` bytes to `buffer` and returns how many; 0 only at the end.
-    func read(into buffer: inout [UInt8], max: Int) throws -> Int
+    /// Writes at most `buffer.count` bytes to the start of `buffer`; returns how many, 0 only at the end.
+    func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int
+}
+
+extension ByteSource {
+    /// Appends at most `max` bytes to `buffer`; returns how many, 0 only at the end.
+    public func read(into buffer: inout [UInt8], max: Int) throws -> Int {
+        guard max > 0 else { return 0 }
+        let chunk = try [UInt8](unsafeUninitializedCapacity: max) { space, count in
+            count = try read(into: space)
+        }
+        buffer.append(contentsOf: chunk)
+        return chunk.count
+    }
 }
 
 /// Bytes already in memory (tests, small inputs).
@@ -44,10 +56,12 @@ public final class MemoryByteSource: ByteSource {
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
     public convenience init(_ text: String) { self.init(Array(text.utf8)) }
 
-    public func read(into buffer: inout [UInt8], max: Int) -> Int {
-        let n = Swift.min(max, bytes.count - position)
+    public func read(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let n = Swift.min(buffer.count, bytes.count - position)
         guard n > 0 else { return 0 }
-        buffer.append(contentsOf: bytes[position..<position + n])
+        bytes.withUnsafeBufferPointer { all in
+            buffer.baseAddress!.update(from: all.baseAddress! + position, count: n)
+        }
         position += n
         return n
     }
@@ -115,27 +129,25 @@ public final class GzipReader: ByteSource {
         _ = close(fd)
     }
 
-    /// Appends at most `max` decompressed bytes to `buffer`; returns how many, 0 only at the end.
-    public func read(into buffer: inout [UInt8], max: Int) throws(GzipError) -> Int {
+    /// Writes at most `buffer.count` decompressed bytes to `buffer`; returns how many, 0 only at the end.
+    public func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(GzipError) -> Int {
         if let cap = maxOutputBytes, bytesProduced > cap { throw .outputLimitExceeded(limit: cap) }
-        guard max > 0, !finished else { return 0 }
-        // One byte past the cap is allowed through so that exceeding it is detected, not truncated.
-        let limit = maxOutputBytes.map { Swift.min(max, $0 - bytesProduced + 1) } ?? max
-        let base = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: limit))
-        var produced = 0
-        defer { buffer.removeLast(limit - produced) }
+        guard let out = buffer.baseAddress, buffer.count > 0, !finished else { return 0 }
+        // One byte past the cap is let through so that exceeding it is detected, not truncated.
+        let limit = maxOutputBytes.map { Swift.min(buffer.count, $0 - bytesProduced + 1) } ?? buffer.count
+        let produced: Int
         if let stream {
-            try inflate(stream, into: &buffer, at: base, limit: limit, produced: &produced)
+            produced = try inflate(stream, into: out, limit: limit)
         } else {
-            try passThrough(into: &buffer, at: base, limit: limit, produced: &produced)
+            produced = try passThrough(into: out, limit: limit)
         }
         bytesProduced += produced
         if let cap = maxOutputBytes, bytesProduced > cap { throw .outputLimitExceeded(limit: cap) }
         return produced
     }
 
-    private func inflate(_ strm: UnsafeMutablePointer<z_stream>, into buffer: inout [UInt8], at base: Int, limit: Int, produced: inout Int) throws(GzipError) {
+    private func inflate(_ strm: UnsafeMutablePointer<z_stream>, into out: UnsafeMutablePointer<UInt8>, limit: Int) throws(GzipError) -> Int {
+        var produced = 0
         while produced == 0 {
             if strm.pointee.avail_in == 0, !atEOF {
                 inputEnd = 0
@@ -146,19 +158,16 @@ public final class GzipReader: ByteSource {
             if memberEnded {
                 // Another gzip member follows, or the file is done.
                 guard strm.pointee.avail_in > 0 else {
-                    if atEOF { finished = true; return }
+                    if atEOF { finished = true; return 0 }
                     continue
                 }
                 inflateReset(strm)
                 memberEnded = false
             }
-            let status = buffer.withUnsafeMutableBufferPointer { out -> Int32 in
-                strm.pointee.next_out = out.baseAddress! + base + produced
-                strm.pointee.avail_out = UInt32(limit - produced)
-                let status = CZlib.inflate(strm, Z_NO_FLUSH)
-                produced = limit - Int(strm.pointee.avail_out)
-                return status
-            }
+            strm.pointee.next_out = out
+            strm.pointee.avail_out = UInt32(limit)
+            let status = CZlib.inflate(strm, Z_NO_FLUSH)
+            produced = limit - Int(strm.pointee.avail_out)
             switch status {
             case Z_STREAM_END:
                 memberEnded = true
@@ -172,26 +181,21 @@ public final class GzipReader: ByteSource {
                 throw .corruptData(message)
             }
         }
+        return produced
     }
 
-    private func passThrough(into buffer: inout [UInt8], at base: Int, limit: Int, produced: inout Int) throws(GzipError) {
+    private func passThrough(into out: UnsafeMutablePointer<UInt8>, limit: Int) throws(GzipError) -> Int {
         if inputStart < inputEnd {
             let n = Swift.min(limit, inputEnd - inputStart)
-            buffer.withUnsafeMutableBufferPointer { out in
-                (out.baseAddress! + base).update(from: input + inputStart, count: n)
-            }
+            out.update(from: input + inputStart, count: n)
             inputStart += n
-            produced = n
-            return
+            return n
         }
-        guard !atEOF else { finished = true; return }
-        let fd = self.fd
-        let result = buffer.withUnsafeMutableBufferPointer { out in
-            Self.readRetrying(fd, out.baseAddress! + base, limit)
-        }
-        if result < 0 { throw .io(errno: errno, path: path) }
-        if result == 0 { atEOF = true; finished = true }
-        produced = result
+        guard !atEOF else { finished = true; return 0 }
+        let n = Self.readRetrying(fd, out, limit)
+        if n < 0 { throw .io(errno: errno, path: path) }
+        if n == 0 { atEOF = true; finished = true }
+        return n
     }
 
     /// Reads more of the file into `input` after `inputEnd`.
@@ -221,8 +225,11 @@ public final class GzipReader: ByteSource {
 public final class LineReader {
     private let source: any ByteSource
     private let chunkSize: Int
-    private var buffer: [UInt8] = []
+    /// Unconsumed bytes are `storage[start..<end]`; `scanned` is where the search for LF resumes.
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
     private var start = 0
+    private var end = 0
     private var scanned = 0
     private var eof = false
     /// 1-based number of the line last returned.
@@ -231,6 +238,8 @@ public final class LineReader {
     public init(_ source: any ByteSource, chunkSize: Int = 1 << 16) {
         self.source = source
         self.chunkSize = Swift.max(chunkSize, 1)
+        capacity = 2 * self.chunkSize
+        storage = .allocate(capacity: capacity)
     }
 
     /// Reads `url`, gzip or plain.
@@ -238,58 +247,66 @@ public final class LineReader {
         self.init(try GzipReader(url: url, maxOutputBytes: maxOutputBytes))
     }
 
+    deinit { storage.deallocate() }
+
     /// The next line as text, without its line ending; nil at the end.
     public func nextLine() throws -> String? {
         try withNextLine { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Calls `body` with the next line's bytes (without the line ending), which are valid only
-    /// during the call; nil at the end. Saves a copy on hot paths.
+    /// Calls `body` with the next line's bytes (without the line ending), valid only during the
+    /// call; nil at the end. Saves a copy per line on hot paths.
     public func withNextLine<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
         while true {
-            let found: Int? = buffer.withUnsafeBufferPointer { all in
-                guard scanned < all.count,
-                    let hit = memchr(all.baseAddress! + scanned, 0x0A, all.count - scanned)
-                else { return nil }
-                return all.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            }
-            if let lf = found {
-                var end = lf
-                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+            if scanned < end, let hit = memchr(storage + scanned, 0x0A, end - scanned) {
+                let lf = UnsafeMutableRawPointer(storage).distance(to: hit)
+                var lineEnd = lf
+                if lineEnd > start, storage[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                 let from = lineStart()
                 start = lf + 1
                 scanned = start
-                return try emit(from, Swift.max(from, end), body)
+                return try body(UnsafeBufferPointer(start: storage + from, count: Swift.max(0, lineEnd - from)))
             }
-            scanned = buffer.count
+            scanned = end
             if eof {
-                guard start < buffer.count else { return nil }
-                var end = buffer.count
-                if buffer[end - 1] == 0x0D { end -= 1 }
+                guard start < end else { return nil }
+                var lineEnd = end
+                if storage[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                 let from = lineStart()
-                start = buffer.count
-                scanned = start
-                return try emit(from, Swift.max(from, end), body)
+                start = end
+                scanned = end
+                return try body(UnsafeBufferPointer(start: storage + from, count: Swift.max(0, lineEnd - from)))
             }
-            if start > 0, start >= buffer.count / 2 {
-                buffer.removeFirst(start)
-                scanned -= start
-                start = 0
-            }
-            if try source.read(into: &buffer, max: chunkSize) == 0 { eof = true }
+            try fill()
         }
+    }
+
+    /// Moves the unconsumed bytes to the front, grows the storage if a line is longer than it,
+    /// and appends one chunk from the source.
+    private func fill() throws {
+        if start > 0 {
+            if end > start { memmove(storage, storage + start, end - start) }
+            end -= start
+            scanned -= start
+            start = 0
+        }
+        if capacity - end < chunkSize {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: Swift.max(2 * capacity, end + chunkSize))
+            grown.update(from: storage, count: end)
+            storage.deallocate()
+            storage = grown
+            capacity = Swift.max(2 * capacity, end + chunkSize)
+        }
+        let n = try source.read(into: UnsafeMutableBufferPointer(start: storage + end, count: chunkSize))
+        if n == 0 { eof = true } else { end += n }
     }
 
     /// Counts the line and skips a byte-order mark on the first.
     private func lineStart() -> Int {
         lineNumber += 1
-        if lineNumber == 1, buffer.count >= start + 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF {
+        if lineNumber == 1, end - start >= 3, storage[start] == 0xEF, storage[start + 1] == 0xBB, storage[start + 2] == 0xBF {
             return start + 3
         }
         return start
-    }
-
-    private func emit<R>(_ from: Int, _ end: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[from..<end])) }
     }
 }
