@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+
+/// The orders `favorites/list` and `favorites/export` offer.
+public enum FavoritesSort: String, Sendable, CaseIterable {
+    /// Most recently added first; adds within the same millisecond by taxon id.
+    case recent
+    /// A–Z by scientific name.
+    case scientific
+    /// A–Z by common name; taxa without one follow, A–Z by scientific name.
+    case common
+}
+
+/// A favourite with the display fields of the active taxonomy database.
+public struct FavoriteEntry: Encodable, Sendable, Equatable {
+    public var taxonId: Int64
+    public var createdAt: String
+    /// False when the active database has no taxon with this id (the favourite is kept).
+    public var available: Bool
+    public var scientificName: String?
+    public var commonName: String?
+    public var rank: Rank?
+    public var conservationStatus: ConservationStatus?
+}
+
+/// Resolving, sorting and exporting favourites.
+enum FavoritesListing {
+    /// Whether the database has a taxon with `id`.
+    static func isAvailable(_ id: Int64, in database: TaxonomyDatabase) async throws -> Bool {
+        try await database.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM taxa WHERE id = ?)", arguments: [id]) ?? false }
+    }
+
+    /// `rows` with their display fields from `database`, in `sort` order.
+    static func entries(_ rows: [FavoritesStore.Row], in database: TaxonomyDatabase, lang: String, sort: FavoritesSort) async throws -> [FavoriteEntry] {
+        var taxa: [Int64: Taxon] = [:]
+        let ids = rows.map(\.taxonID)
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            let found = try await database.read { db in
+                var values: [String: (any DatabaseValueConvertible)?] = [:]
+                for (i, id) in chunk.enumerated() { values["i\(i)"] = id }
+                let list = chunk.indices.map { ":i\($0)" }.joined(separator: ",")
+                return try GRDB.Row.fetchAll(db, sql: TaxonomyStore.selectTaxon + " WHERE t.id IN (\(list))", arguments: TaxonomyStore.arguments(lang, values))
+                    .map(TaxonomyStore.taxon(from:))
+            }
+            for taxon in found { taxa[taxon.id] = taxon }
+        }
+        let entries = rows.map { row in
+            let taxon = taxa[row.taxonID]
+            return FavoriteEntry(
+                taxonId: row.taxonID, createdAt: row.createdAt, available: taxon != nil,
+                scientificName: taxon?.scientificName, commonName: taxon?.preferredCommonName,
+                rank: taxon?.rank, conservationStatus: taxon?.conservationStatus)
+        }
+        return sorted(entries, by: sort)
+    }
+
+    /// `entries` in `sort` order. Unavailable entries have no names, so the name orders put them
+    /// last, by taxon id.
+    static func sorted(_ entries: [FavoriteEntry], by sort: FavoritesSort) -> [FavoriteEntry] {
+        switch sort {
+        case .recent:
+            return entries.sorted { ($0.createdAt, $1.taxonId) > ($1.createdAt, $0.taxonId) }
+        case .scientific, .common:
+            let keyed = entries.map { entry -> (key: [String], entry: FavoriteEntry) in
+                guard entry.available, let scientific = entry.scientificName else { return (["2"], entry) }
+                let scientificKey = [TextFolding.fold(scientific), scientific]
+                guard sort == .common else { return (["0"] + scientificKey, entry) }
+                guard let common = entry.commonName else { return (["1"] + scientificKey, entry) }
+                return (["0", TextFolding.fold(common), common] + scientificKey, entry)
+            }
+            return keyed.sorted { a, b in
+                a.key != b.key ? a.key.lexicographicallyPrecedes(b.key) : a.entry.taxonId < b.entry.taxonId
+            }.map(\.entry)
+        }
+    }
+}
+
+/// The plain-text list the app shares.
+enum FavoritesExport {
+    static let title = "My Favourite Species — Species: Tree of Life"
+
+    /// The title, a blank line, then `1. Panthera leo (Lion)` for each available entry (names
+    /// only); every line ends with a newline. Unavailable entries have no name and are skipped.
+    static func text(_ entries: [FavoriteEntry]) -> String {
+        var lines = [title, ""]
+        var number = 0
+        for entry in entries where entry.available {
+            guard let scientific = entry.scientificName else { continue }
+            number += 1
+            lines.append(entry.commonName.map { "\(number). \(scientific) (\($0))" } ?? "\(number). \(scientific)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Logging
+
+/// The favourites: the file plus an in-memory copy of its ids, so `contains` and `count` never
+/// touch the disk.
+///
+/// The file is opened on first use, off the cooperative pool. Mutations run one at a time and
+/// write the database first (one durable transaction); the set changes only after the commit, so
+/// it never claims a change the file does not hold.
+public actor FavoritesService {
+    /// The outcome of a mutation: what changed and how many favourites there are now.
+    public struct Change: Sendable, Equatable {
+        public var changed: Bool
+        public var count: Int
+    }
+
+    public struct Status: Sendable, Equatable {
+        public var count: Int
+        public var bytes: Int64
+        public var recovery: FavoritesRecovery?
+    }
+
+    private struct Opened: Sendable {
+        var store: FavoritesStore
+        var recovery: FavoritesRecovery?
+        var ids: Set<Int64>
+    }
+
+    private let directory: URL
+    private let logger: Logger
+    private var store: FavoritesStore?
+    private var opening: Task<Opened, any Error>?
+    private var ids: Set<Int64> = []
+    private var recovery: FavoritesRecovery?
+    private var mutating = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// `directory` is `<data-dir>/Favorites`; nothing is read or created until first use.
+    public init(directory: URL, logger: Logger) {
+        self.directory = directory
+        self.logger = logger
+    }
+
+    // MARK: Reading
+
+    public func contains(_ id: Int64) async throws -> Bool {
+        try await open()
+        return ids.contains(id)
+    }
+
+    public func contains(_ ids: [Int64]) async throws -> [Int64: Bool] {
+        try await open()
+        var found: [Int64: Bool] = [:]
+        for id in ids { found[id] = self.ids.contains(id) }
+        return found
+    }
+
+    public func count() async throws -> Int {
+        try await open()
+        return ids.count
+    }
+
+    /// Every favourite, most recent first.
+    public func rows() async throws -> [FavoritesStore.Row] {
+        let store = try await open()
+        return try await storage { try await store.rows() }
+    }
+
+    public func storageBytes() async throws -> Int64 {
+        let store = try await open()
+        return try await storage { try await store.storageBytes() }
+    }
+
+    public func status() async throws -> Status {
+        let store = try await open()
+        let bytes = try await storage { try await store.storageBytes() }
+        return Status(count: ids.count, bytes: bytes, recovery: recovery)
+    }
+
+    // MARK: Mutations
+
+    public func add(_ id: Int64) async throws -> Change {
+        try await mutate { store in
+            let added = try await store.add(id)
+            return { set in if added { set.insert(id) }; return added }
+        }
+    }
+
+    /// `changed` is true when at least one id was removed; `removed` says how many.
+    public func remove(_ ids: [Int64]) async throws -> (removed: Int, change: Change) {
+        var removedCount = 0
+        let change = try await mutate { store in
+            let removed = try await store.remove(ids)
+            removedCount = removed.count
+            return { set in set.subtract(removed); return !removed.isEmpty }
+        }
+        return (removedCount, change)
+    }
+
+    /// `changed` is always true; the new state is whether the id is in the set afterwards.
+    public func toggle(_ id: Int64) async throws -> (isFavorite: Bool, change: Change) {
+        var isFavorite = false
+        let change = try await mutate { store in
+            let now = try await store.toggle(id)
+            isFavorite = now
+            return { set in if now { set.insert(id) } else { set.remove(id) }; return true }
+        }
+        return (isFavorite, change)
+    }
+
+    public func clear() async throws -> (removed: Int, change: Change) {
+        var removedCount = 0
+        let change = try await mutate { store in
+            let removed = try await store.clear()
+            removedCount = removed
+            return { set in set.removeAll(); return removed > 0 }
+        }
+        return (removedCount, change)
+    }
+
+    /// Runs `write` alone (after every earlier mutation), then applies the set update it returns.
+    private func mutate(
+        _ write: (FavoritesStore) async throws -> (inout Set<Int64>) -> Bool
+    ) async throws -> Change {
+        let store = try await open()
+        await lock()
+        defer { unlock() }
+        let apply = try await storage { try await write(store) }
+        let changed = apply(&ids)
+        return Change(changed: changed, count: ids.count)
+    }
+
+    private func lock() async {
+        guard mutating else {
+            mutating = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func unlock() {
+        if waiting.isEmpty {
+            mutating = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+
+    // MARK: Opening and errors
+
+    /// The open store, opening it (once, however many callers race) on first use.
+    @discardableResult
+    private func open() async throws -> FavoritesStore {
+        if let store { return store }
+        let task: Task<Opened, any Error>
+        if let opening {
+            task = opening
+        } else {
+            let directory = self.directory, logger = self.logger
+            task = Task { try await Self.openOffPool(directory: directory, logger: logger) }
+            opening = task
+        }
+        do {
+            let opened = try await task.value
+            if store == nil {
+                store = opened.store
+                ids = opened.ids
+                recovery = opened.recovery
+            }
+            return store!
+        } catch {
+            // Try again on the next call (the folder may become writable).
+            if opening == task { opening = nil }
+            throw error
+        }
+    }
+
+    /// Opening and warming block on file I/O, so they run on a dispatch queue.
+    private static func openOffPool(directory: URL, logger: Logger) async throws -> Opened {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { () throws -> Opened in
+                    let (store, recovery) = try FavoritesStore.open(directory: directory, logger: logger)
+                    do {
+                        let ids = try store.queue.read { db in Set(try Int64.fetchAll(db, sql: "SELECT taxon_id FROM favorites")) }
+                        return Opened(store: store, recovery: recovery, ids: ids)
+                    } catch {
+                        logger.error("cannot read favourites: \(error)")
+                        throw FavoritesError.unavailable("the favourites database cannot be read")
+                    }
+                })
+            }
+        }
+    }
+
+    /// Runs a store operation; database failures become `favoritesUnavailable` (logged in full).
+    private func storage<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as CancellationError {
+            throw error
+        } catch where Task.isCancelled {
+            throw CancellationError()
+        } catch {
+            logger.error("favourites storage failed: \(error)")
+            throw FavoritesError.unavailable("the favourites database cannot be read or written")
+        }
+    }
+}

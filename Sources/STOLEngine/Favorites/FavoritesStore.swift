@@ -1,0 +1,302 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Logging
+import STOLRPC
+
+/// The favourites file, `<data-dir>/Favorites/favorites.sqlite`: the only user data the engine
+/// keeps about favourites is a taxon id and the moment it was added.
+///
+/// Opening is synchronous and touches the disk, so callers run `open` off the cooperative pool;
+/// every later access goes through GRDB's async APIs.
+public final class FavoritesStore: Sendable {
+    /// The schema version this engine writes (`PRAGMA user_version`).
+    public static let schemaVersion = 1
+    public static let fileName = "favorites.sqlite"
+
+    /// `migrations[v]` takes a database from user_version `v` to `v + 1`.
+    static let migrations: [@Sendable (Database) throws -> Void] = [
+        { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS favorites(
+                    taxon_id INTEGER PRIMARY KEY,
+                    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));
+                CREATE INDEX IF NOT EXISTS idx_favorites_created ON favorites(created_at);
+                """)
+        },
+    ]
+
+    /// A favourite as stored.
+    public struct Row: Sendable, Equatable {
+        public var taxonID: Int64
+        /// UTC, millisecond precision: `2026-01-31T09:15:02.123Z`.
+        public var createdAt: String
+    }
+
+    public let url: URL
+    let queue: DatabaseQueue
+
+    private init(url: URL, queue: DatabaseQueue) {
+        self.url = url
+        self.queue = queue
+    }
+
+    // MARK: Opening
+
+    /// Opens (creating if needed) the favourites file in `directory`. A damaged file is moved aside,
+    /// never deleted, and an empty database takes its place; the move is returned so it can be reported.
+    public static func open(directory: URL, logger: Logger) throws(FavoritesError) -> (store: FavoritesStore, recovery: FavoritesRecovery?) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            logger.error("cannot create the favourites directory: \(error)")
+            throw .unavailable("the favourites folder cannot be created")
+        }
+        let url = directory.appendingPathComponent(fileName)
+        do {
+            return (try openChecked(url, logger: logger), nil)
+        } catch let damage as Damage {
+            let now = Date()
+            let movedTo = try moveAside(url, at: now, logger: logger)
+            logger.warning("favourites database is damaged (\(damage.reason)); moved it aside to \(movedTo) and started an empty one")
+            let recovery = FavoritesRecovery(movedAsideTo: movedTo, at: Timestamp.iso(now))
+            do {
+                return (try openChecked(url, logger: logger), recovery)
+            } catch let error as FavoritesError {
+                throw error
+            } catch {
+                logger.error("cannot create a fresh favourites database: \(error)")
+                throw .unavailable("the favourites database cannot be created")
+            }
+        } catch let error as FavoritesError {
+            throw error
+        } catch {
+            logger.error("cannot open the favourites database: \(error)")
+            throw .unavailable("the favourites database cannot be opened")
+        }
+    }
+
+    /// Why a file counts as damaged (it is then moved aside).
+    struct Damage: Error {
+        var reason: String
+    }
+
+    private static func isDamage(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+    }
+
+    /// Opens `url`, checks version and integrity, turns on WAL and migrates. Throws `Damage` for a
+    /// file that is not a healthy favourites database, and leaves a newer file untouched.
+    static func openChecked(_ url: URL, logger: Logger) throws -> FavoritesStore {
+        if FileManager.default.fileExists(atPath: url.path) { try check(url) }
+        let queue = try connect(url, readonly: false)
+        do {
+            try queue.writeWithoutTransaction { db in
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                    guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                        throw DatabaseError(message: "could not turn on WAL mode")
+                    }
+                }
+            }
+            try queue.inTransaction(.immediate) { db in
+                let current = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+                guard current < schemaVersion else { return .commit }
+                for step in current..<schemaVersion { try migrations[step](db) }
+                try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
+                if current > 0 { logger.info("favourites database migrated from version \(current) to \(schemaVersion)") }
+                return .commit
+            }
+            let columns = try queue.writeWithoutTransaction { db in
+                try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('favorites') ORDER BY cid")
+            }
+            guard columns == ["taxon_id", "created_at"] else {
+                throw Damage(reason: "unexpected favorites table: \(columns)")
+            }
+            queue.writeWithoutTransaction { db in setPersistentWAL(false, db) }
+            return FavoritesStore(url: url, queue: queue)
+        } catch {
+            try? queue.close()
+            if isDamage(error) { throw Damage(reason: "\(error)") }
+            throw error
+        }
+    }
+
+    /// Version and integrity, on a read-only connection: it can neither write a newer engine's
+    /// file nor checkpoint its WAL into it.
+    private static func check(_ url: URL) throws {
+        let queue = try connect(url, readonly: true)
+        defer { try? queue.close() }
+        let version: Int, integrity: [String]
+        do {
+            (version, integrity) = try queue.read { db in
+                (try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0, try String.fetchAll(db, sql: "PRAGMA integrity_check"))
+            }
+        } catch {
+            if isDamage(error) { throw Damage(reason: "\(error)") }
+            throw error
+        }
+        guard version <= schemaVersion else { throw FavoritesError.newerVersion(found: version, supported: schemaVersion) }
+        guard integrity == ["ok"] else { throw Damage(reason: "integrity check: \(integrity.prefix(3).joined(separator: "; "))") }
+    }
+
+    private static func connect(_ url: URL, readonly: Bool) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.label = "stol.favorites"
+        config.readonly = readonly
+        config.busyMode = .timeout(5)
+        config.prepareDatabase { db in
+            // Until the file is known to be healthy, closing must not delete its -wal. (First:
+            // any statement may read the file and fail.)
+            setPersistentWAL(true, db)
+            // FULL: a change the client saw acknowledged survives a crash or power loss.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            return try DatabaseQueue(path: url.path, configuration: config)
+        } catch {
+            if isDamage(error) { throw Damage(reason: "not a database") }
+            throw error
+        }
+    }
+
+    private static func setPersistentWAL(_ on: Bool, _ db: Database) {
+        var flag: Int32 = on ? 1 : 0
+        _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &flag)
+    }
+
+    /// Renames `url` and its -wal and -shm files to `<name>.corrupt-<UTC timestamp>[...]`;
+    /// returns the new name of the main file.
+    static func moveAside(_ url: URL, at date: Date, logger: Logger) throws(FavoritesError) -> String {
+        let fm = FileManager.default
+        let directory = url.deletingLastPathComponent()
+        var name = "\(url.lastPathComponent).corrupt-\(Timestamp.compact(date))"
+        var suffix = 1
+        while (["", "-wal", "-shm"].contains { fm.fileExists(atPath: directory.appendingPathComponent(name + $0).path) }) {
+            suffix += 1
+            name = "\(url.lastPathComponent).corrupt-\(Timestamp.compact(date))-\(suffix)"
+        }
+        for extra in ["", "-wal", "-shm"] {
+            let source = URL(fileURLWithPath: url.path + extra)
+            guard fm.fileExists(atPath: source.path) else { continue }
+            do {
+                try fm.moveItem(at: source, to: directory.appendingPathComponent(name + extra))
+            } catch {
+                logger.error("cannot move the damaged favourites file aside: \(error)")
+                throw .unavailable("the damaged favourites database cannot be moved aside")
+            }
+        }
+        return name
+    }
+
+    // MARK: Reading
+
+    /// Every favourite id (warms the service's set).
+    public func allIDs() async throws -> Set<Int64> {
+        try await queue.read { db in Set(try Int64.fetchAll(db, sql: "SELECT taxon_id FROM favorites")) }
+    }
+
+    /// Every favourite, most recent first; adds within the same millisecond by taxon id.
+    public func rows() async throws -> [Row] {
+        try await queue.read { db in
+            try GRDB.Row.fetchAll(db, sql: "SELECT taxon_id, created_at FROM favorites ORDER BY created_at DESC, taxon_id ASC")
+                .map { Row(taxonID: $0["taxon_id"], createdAt: $0["created_at"]) }
+        }
+    }
+
+    /// page_count × page_size.
+    public func storageBytes() async throws -> Int64 {
+        try await queue.read { db in
+            let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let size = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            return pages * size
+        }
+    }
+
+    // MARK: Writing (one transaction each)
+
+    /// Returns whether the id was added (false when it was already there).
+    public func add(_ id: Int64) async throws -> Bool {
+        try await queue.write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO favorites(taxon_id) VALUES (?)", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Returns the ids that were present and are now removed.
+    public func remove(_ ids: [Int64]) async throws -> Set<Int64> {
+        try await queue.write { db in
+            var removed = Set<Int64>()
+            let statement = try db.makeStatement(sql: "DELETE FROM favorites WHERE taxon_id = ?")
+            for id in Set(ids) {
+                try statement.execute(arguments: [id])
+                if db.changesCount > 0 { removed.insert(id) }
+            }
+            return removed
+        }
+    }
+
+    /// Removes the id if present, adds it otherwise; returns whether it is a favourite now.
+    public func toggle(_ id: Int64) async throws -> Bool {
+        try await queue.write { db in
+            try db.execute(sql: "DELETE FROM favorites WHERE taxon_id = ?", arguments: [id])
+            if db.changesCount > 0 { return false }
+            try db.execute(sql: "INSERT INTO favorites(taxon_id) VALUES (?)", arguments: [id])
+            return true
+        }
+    }
+
+    /// Removes everything; returns how many were removed.
+    public func clear() async throws -> Int {
+        try await queue.write { db in
+            try db.execute(sql: "DELETE FROM favorites")
+            return db.changesCount
+        }
+    }
+}
+
+/// A damaged favourites file that was moved aside when the engine opened it.
+public struct FavoritesRecovery: Codable, Sendable, Equatable {
+    /// The file's new name, without its directory.
+    public var movedAsideTo: String
+    /// When it was moved (UTC, ISO 8601).
+    public var at: String
+}
+
+/// Why favourites cannot be served, with its protocol mapping.
+public enum FavoritesError: Error, Sendable, Equatable, RPCErrorConvertible {
+    /// The file cannot be opened, created or written.
+    case unavailable(String)
+    /// The file was written by a newer engine; it is left untouched.
+    case newerVersion(found: Int, supported: Int)
+
+    public static let code = -32010
+
+    public var rpcError: RPCError {
+        switch self {
+        case .unavailable(let detail):
+            .kind(Self.code, "favoritesUnavailable", "Favourites are unavailable: \(detail)", ["detail": .string(detail)])
+        case let .newerVersion(found, supported):
+            .kind(Self.code, "favoritesNewerVersion", "The favourites database was written by a newer version of the app",
+                  ["version": .integer(found), "supported": .integer(supported)])
+        }
+    }
+}
+
+/// UTC timestamps for file names and reports.
+enum Timestamp {
+    /// `2026-01-31T09:15:02.123Z`, the format of `created_at`.
+    static func iso(_ date: Date) -> String { format(date, "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'") }
+
+    /// `20260131T091502.123Z`: no colons, so safe in a file name on every platform.
+    static func compact(_ date: Date) -> String { format(date, "yyyyMMdd'T'HHmmss.SSS'Z'") }
+
+    private static func format(_ date: Date, _ pattern: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.dateFormat = pattern
+        return formatter.string(from: date)
+    }
+}
