@@ -4,18 +4,22 @@
 /// pre(u) < pre(v), the LCA is the parent of the shallowest node in preorder (pre(u), pre(v)].
 /// Range minima use 32-wide blocks with stack bitmasks inside a block and a sparse table across
 /// blocks, so a query is a few array reads and bit operations, and memory stays near 16 bytes a node.
+/// When the nodes are already numbered in preorder, the position maps are the identity and are not
+/// stored, which leaves about 4 bytes a node.
 public struct LCAIndex: Sendable {
     private static let blockBits = 5
     private static let blockSize = 1 << blockBits
 
     private let parent: [Int32]
     private let depth: [Int32]
-    /// position of each node in preorder
+    /// position of each node in preorder; empty when nodes are numbered in preorder
     private let position: [Int32]
-    /// node at each preorder position
+    /// node at each preorder position; empty when nodes are numbered in preorder
     private let order: [Int32]
-    /// depth at each preorder position (the array the range minimum runs over)
+    /// depth at each preorder position (the array the range minimum runs over); shares `depth`'s
+    /// storage when nodes are numbered in preorder
     private let orderDepth: [Int32]
+    private let identity: Bool
     /// per position: bitmask of the in-block monotonic stack
     private let masks: [UInt32]
     /// sparse[k][b]: position of the minimum over blocks b ..< b + 2^k
@@ -25,11 +29,19 @@ public struct LCAIndex: Sendable {
     public init(tree: TreeIndex) {
         let order = tree.preorder()
         let n = order.count
-        var position = [Int32](repeating: 0, count: n)
-        var orderDepth = [Int32](repeating: 0, count: n)
-        for (i, node) in order.enumerated() {
-            position[Int(node)] = Int32(i)
-            orderDepth[i] = tree.depth[Int(node)]
+        var identity = true
+        for i in 0..<n where order[i] != Int32(i) {
+            identity = false
+            break
+        }
+        var position: [Int32] = []
+        var orderDepth = tree.depth
+        if !identity {
+            position = [Int32](repeating: 0, count: n)
+            for (i, node) in order.enumerated() {
+                position[Int(node)] = Int32(i)
+                orderDepth[i] = tree.depth[Int(node)]
+            }
         }
         var masks = [UInt32](repeating: 0, count: n)
         let blockCount = (n + Self.blockSize - 1) / Self.blockSize
@@ -69,8 +81,9 @@ public struct LCAIndex: Sendable {
         self.parent = tree.parent
         self.depth = tree.depth
         self.position = position
-        self.order = order
+        self.order = identity ? [] : order
         self.orderDepth = orderDepth
+        self.identity = identity
         self.masks = masks
         self.sparse = sparse
     }
@@ -78,10 +91,11 @@ public struct LCAIndex: Sendable {
     /// The lowest common ancestor of two nodes, or nil when they are in different trees.
     public func lca(_ u: Int32, _ v: Int32) -> Int32? {
         if u == v { return u }
-        var l = Int(position[Int(u)])
-        var r = Int(position[Int(v)])
+        var l = identity ? Int(u) : Int(position[Int(u)])
+        var r = identity ? Int(v) : Int(position[Int(v)])
         if l > r { swap(&l, &r) }
-        let shallowest = order[minPosition(l + 1, r)]
+        let m = minPosition(l + 1, r)
+        let shallowest = identity ? Int32(m) : order[m]
         let p = parent[Int(shallowest)]
         return p >= 0 ? p : nil
     }
@@ -97,7 +111,7 @@ public struct LCAIndex: Sendable {
 
     /// Approximate bytes held by the index's own arrays (the parent and depth arrays are shared).
     public var memoryBytes: Int {
-        (position.count + order.count + orderDepth.count + masks.count) * 4 + sparse.reduce(0) { $0 + $1.count * 4 }
+        (position.count + order.count + (identity ? 0 : orderDepth.count) + masks.count) * 4 + sparse.reduce(0) { $0 + $1.count * 4 }
     }
 
     private func minPosition(_ l: Int, _ r: Int) -> Int {

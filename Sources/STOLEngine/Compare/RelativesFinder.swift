@@ -1,5 +1,5 @@
 /// Finds a species' closest species by tree distance, walking outward ancestor by ancestor
-/// (genus, family, order, …) and breadth-first below each.
+/// (its own subtree, then genus, family, order, …) and breadth-first below each.
 ///
 /// It returns every candidate that could still be in the top `n` once ties at the cut-off distance
 /// are broken by name; the caller sorts by (distance, name) and keeps `n`. Siblings are assumed to
@@ -32,10 +32,16 @@ public struct RelativesFinder {
         var histogram: [Int32: Int] = [:]
         func count(below d: Int32) -> Int { histogram.reduce(0) { $0 + ($1.key < d ? $1.value : 0) } }
         var visited = 0
-        var child = species
-        var ancestor = tree.parent[Int(species)]
-        var up: Int32 = 1
+        // Starts at the species itself: species below it (where a source nests them) are relatives too.
+        var child: Int32 = -1
+        var ancestor = species
+        var up: Int32 = 0
         while ancestor >= 0 {
+            // An ancestor ranked species (sources that nest species) is a relative at distance `up`.
+            if up > 0, isSpecies(ancestor) {
+                found.append(Candidate(node: ancestor, lca: ancestor, distance: up))
+                histogram[up, default: 0] += 1
+            }
             if count(below: up + 1) >= n { break }
             var frontier = Array(tree.children(of: ancestor))
             var level: Int32 = 1

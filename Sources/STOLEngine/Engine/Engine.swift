@@ -10,6 +10,8 @@ public final class Engine: Sendable {
         public var dataDirectory: URL
         /// A database to serve instead of the embedded one (benchmarks, large datasets).
         public var bundledDatabase: URL?
+        /// Above this many taxa, compare answers from SQL instead of an in-memory tree.
+        public var lcaMaxNodes: Int = 5_000_000
 
         public init(dataDirectory: URL, bundledDatabase: URL? = nil) {
             self.dataDirectory = dataDirectory
@@ -19,6 +21,11 @@ public final class Engine: Sendable {
 
     public let configuration: Configuration
     public let databases: DatabaseProvider
+    /// The user's favourites (`<data-dir>/Favorites`), opened on first use.
+    public let favorites: FavoritesService
+    /// The in-memory tree of the active database, for compare.
+    public let lca: LCAService
+    let compare: CompareService
     let logger: Logger
 
     public init(configuration: Configuration, logger: Logger) throws {
@@ -27,6 +34,10 @@ public final class Engine: Sendable {
         let bundledURL = try configuration.bundledDatabase ?? Self.embeddedDatabaseURL()
         let bundled = try TaxonomyDatabase(url: bundledURL, source: .bundled)
         self.databases = DatabaseProvider(bundled: bundled)
+        self.favorites = FavoritesService(directory: configuration.dataDirectory.appendingPathComponent("Favorites"), logger: logger)
+        self.lca = LCAService(provider: databases, maxNodes: configuration.lcaMaxNodes, logger: logger)
+        self.compare = CompareService(databases: databases, lca: lca)
+        Task { [lca] in await lca.prepare(bundled) }
         logger.info("bundled database: \(bundled.taxaCount) taxa, schema \(bundled.schemaVersion), dataset \(bundled.datasetInfo["name"] ?? "unnamed")")
     }
 
@@ -47,6 +58,9 @@ public final class Engine: Sendable {
     public func methods() -> MethodTable {
         var table = MethodTable()
         BrowseMethods.register(in: &table, engine: self)
+        FavoritesMethods.register(in: &table, engine: self)
+        SearchMethods.register(in: &table, engine: self)
+        CompareMethods.register(in: &table, engine: self)
         return table
     }
 }

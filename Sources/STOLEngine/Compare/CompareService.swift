@@ -1,0 +1,349 @@
+import Foundation
+import GRDB
+import STOLRPC
+
+/// `compare/taxa` and `compare/relatives`: from the in-memory tree when it is ready, from SQL
+/// otherwise; both ways give the same answers.
+public struct CompareService: Sendable {
+    public let databases: DatabaseProvider
+    public let lca: LCAService
+
+    public init(databases: DatabaseProvider, lca: LCAService) {
+        self.databases = databases
+        self.lca = lca
+    }
+
+    // MARK: compare/taxa
+
+    public func compare(_ a: Int64, _ b: Int64, lang: String = "en") async throws -> TaxaComparison {
+        // The database is taken once: a switch mid-request never mixes two databases.
+        let database = await databases.current()
+        return try await compare(a, b, lang: lang, in: database, using: await lca.snapshot(for: database))
+    }
+
+    /// Compares in `database`; a nil `snapshot` answers from SQL.
+    public func compare(_ a: Int64, _ b: Int64, lang: String, in database: TaxonomyDatabase, using snapshot: LCASnapshot?) async throws -> TaxaComparison {
+        let pathA: [Int64], pathB: [Int64]
+        if let snapshot {
+            guard let na = snapshot.node(for: a) else { throw TaxonomyError.taxonNotFound(a) }
+            guard let nb = snapshot.node(for: b) else { throw TaxonomyError.taxonNotFound(b) }
+            guard let common = snapshot.index.lca(na, nb) else { throw CompareError.noCommonAncestor(a, b) }
+            pathA = snapshot.path(from: na, upTo: common).map(snapshot.id(of:))
+            pathB = snapshot.path(from: nb, upTo: common).map(snapshot.id(of:))
+        } else {
+            (pathA, pathB) = try await database.read { db in
+                let chainA = try Self.chain(db, a)
+                guard !chainA.isEmpty else { throw TaxonomyError.taxonNotFound(a) }
+                let chainB = try Self.chain(db, b)
+                guard !chainB.isEmpty else { throw TaxonomyError.taxonNotFound(b) }
+                var positionInB: [Int64: Int] = [:]
+                for (i, id) in chainB.enumerated() where positionInB[id] == nil { positionInB[id] = i }
+                guard let i = chainA.firstIndex(where: { positionInB[$0] != nil }) else { throw CompareError.noCommonAncestor(a, b) }
+                return (Array(chainA[...i]), Array(chainB[...positionInB[chainA[i]]!]))
+            }
+        }
+        let (taxa, traits) = try await database.read { db in
+            (try Self.taxa(db, Set(pathA + pathB), lang: lang), try Self.traitSets(db, [a, b]))
+        }
+        func get(_ id: Int64) throws -> Taxon {
+            guard let t = taxa[id] else { throw TaxonomyError.taxonNotFound(id) }
+            return t
+        }
+        let fromA = try pathA.map(get), fromB = try pathB.map(get)
+        let common = fromA[fromA.count - 1]
+        return TaxaComparison(
+            a: fromA[0], b: fromB[0], lca: common, pathFromA: fromA, pathFromB: fromB,
+            taxonomicDistance: pathA.count + pathB.count - 2,
+            sharedCladeDescription: Self.describe(fromA[0], fromB[0], common),
+            traitSimilarity: Self.jaccard(traits[a] ?? [], traits[b] ?? []))
+    }
+
+    /// "Both are in order Carnivora", "Both are in family Felidae (Cats)"; when one is the other's
+    /// ancestor, "Panthera leo is in family Felidae (Cats)".
+    static func describe(_ a: Taxon, _ b: Taxon, _ lca: Taxon) -> String {
+        if a.id == b.id { return "These are the same taxon" }
+        var clade = (lca.rank.map { $0.rawValue + " " } ?? "") + lca.scientificName
+        if let common = lca.preferredCommonName, common.lowercased() != lca.scientificName.lowercased() {
+            clade += " (\(common))"
+        }
+        if lca.id == a.id { return "\(b.scientificName) is in \(clade)" }
+        if lca.id == b.id { return "\(a.scientificName) is in \(clade)" }
+        return "Both are in \(clade)"
+    }
+
+    /// Jaccard index of two `key=value` sets; nil when either is empty.
+    static func jaccard(_ x: Set<String>, _ y: Set<String>) -> Double? {
+        guard !x.isEmpty, !y.isEmpty else { return nil }
+        return Double(x.intersection(y).count) / Double(x.union(y).count)
+    }
+
+    // MARK: compare/relatives
+
+    public func relatives(of id: Int64, n: Int = 10, source: RelativesSource = .precomputed, maxCandidates: Int = 5000, lang: String = "en") async throws -> RelativesResult {
+        let database = await databases.current()
+        return try await relatives(of: id, n: n, source: source, maxCandidates: maxCandidates, lang: lang, in: database, using: await lca.snapshot(for: database))
+    }
+
+    /// Relatives in `database`; a nil `snapshot` computes them from SQL.
+    public func relatives(
+        of id: Int64, n: Int, source: RelativesSource, maxCandidates: Int, lang: String, in database: TaxonomyDatabase, using snapshot: LCASnapshot?
+    ) async throws -> RelativesResult {
+        let taxon = try await TaxonomyStore(database: database).taxon(id, lang: lang)
+        guard taxon.rank == .species else { throw CompareError.notASpecies(id) }
+        if source == .precomputed, let stored = try await precomputed(id, n: n, in: database) {
+            return try await materialise(stored, source: .precomputed, truncated: false, lang: lang, in: database)
+        }
+        let found: (candidates: [Candidate], truncated: Bool)
+        if let snapshot {
+            guard let node = snapshot.node(for: id) else { throw TaxonomyError.taxonNotFound(id) }
+            let walk: @Sendable () -> RelativesFinder.Result = {
+                RelativesFinder(tree: snapshot.tree, isSpecies: snapshot.isSpecies).candidates(of: node, n: n, maxVisited: maxCandidates)
+            }
+            // A big budget can mean a long walk: keep it off the cooperative pool.
+            let result = maxCandidates > 100_000 ? try await LCASnapshotLoader.offPool(walk) : walk()
+            found = (
+                result.candidates.map {
+                    Candidate(id: snapshot.id(of: $0.node), lca: snapshot.id(of: $0.lca), lcaDepth: Int(snapshot.tree.depth[Int($0.lca)]), distance: Int($0.distance))
+                }, result.truncated)
+        } else {
+            found = try await database.read { db in try Self.walk(db, from: id, n: n, maxVisited: maxCandidates) }
+        }
+        let chosen = try await best(found.candidates, n: n, in: database)
+        return try await materialise(chosen, source: .computed, truncated: found.truncated, lang: lang, in: database)
+    }
+
+    struct Candidate: Sendable {
+        var id: Int64
+        var lca: Int64
+        var lcaDepth: Int
+        var distance: Int
+        var name: String?
+    }
+
+    /// Stored relatives, or nil when they cannot answer (no table, no rows, `n` above `top_n`).
+    func precomputed(_ id: Int64, n: Int, in database: TaxonomyDatabase) async throws -> [Candidate]? {
+        let stored = database.datasetInfo["top_n"].flatMap { Int($0) }
+        if let stored, n > stored { return nil }
+        return try await database.read { db -> [Candidate]? in
+            guard try db.tableExists("top_n_relatives") else { return nil }
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT relative_id, lca_id, lca_depth, distance FROM top_n_relatives WHERE taxon_id = ? ORDER BY rank_order LIMIT ?",
+                arguments: [id, n])
+            guard !rows.isEmpty, stored != nil || rows.count >= n else { return nil }
+            return rows.map { Candidate(id: $0[0], lca: $0[1], lcaDepth: $0[2], distance: $0[3]) }
+        }
+    }
+
+    /// The first `n` by (distance, scientific name, id); names are read only for candidates that
+    /// can still make the cut.
+    func best(_ candidates: [Candidate], n: Int, in database: TaxonomyDatabase) async throws -> [Candidate] {
+        var kept = candidates.sorted { $0.distance < $1.distance }
+        if kept.count > n {
+            let cutoff = kept[n - 1].distance
+            kept = kept.filter { $0.distance <= cutoff }
+        }
+        let missing = kept.filter { $0.name == nil }.map(\.id)
+        if !missing.isEmpty {
+            let names = try await database.read { db in try Self.names(db, missing) }
+            for i in kept.indices where kept[i].name == nil { kept[i].name = names[kept[i].id] ?? "" }
+        }
+        kept.sort { x, y in
+            if x.distance != y.distance { return x.distance < y.distance }
+            if x.name! != y.name! { return x.name! < y.name! }
+            return x.id < y.id
+        }
+        return Array(kept.prefix(n))
+    }
+
+    func materialise(_ chosen: [Candidate], source: RelativesSource, truncated: Bool, lang: String, in database: TaxonomyDatabase) async throws -> RelativesResult {
+        let ids = Set(chosen.flatMap { [$0.id, $0.lca] })
+        let taxa = try await database.read { db in try Self.taxa(db, ids, lang: lang) }
+        var out: [Relative] = []
+        for (i, c) in chosen.enumerated() {
+            guard let taxon = taxa[c.id], let lca = taxa[c.lca] else { throw TaxonomyError.taxonNotFound(taxa[c.id] == nil ? c.id : c.lca) }
+            out.append(Relative(rankOrder: i + 1, taxon: taxon, lca: lca, lcaDepth: c.lcaDepth, distance: c.distance))
+        }
+        return RelativesResult(relatives: out, source: source, truncated: truncated)
+    }
+
+    /// The SQL twin of `RelativesFinder`: the same outward walk (own subtree, then parent, grandparent,
+    /// … each breadth-first, children in name order), the same stopping rules and the same
+    /// `maxVisited` count, so both give the same candidates.
+    static func walk(_ db: Database, from species: Int64, n: Int, maxVisited: Int) throws -> (candidates: [Candidate], truncated: Bool) {
+        let chain = try Row.fetchAll(db, sql: """
+            WITH RECURSIVE up(id, parent, level) AS (
+                SELECT id, parent_id, 0 FROM taxa WHERE id = ?
+                UNION ALL
+                SELECT t.id, t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.parent WHERE up.level < 10000
+            )
+            SELECT up.id, t.rank IS 'species' FROM up JOIN taxa t ON t.id = up.id ORDER BY up.level
+            """, arguments: [species]).map { (id: $0[0] as Int64, isSpecies: $0[1] as Bool) }
+        guard !chain.isEmpty else { throw TaxonomyError.taxonNotFound(species) }
+        let depth = chain.count - 1
+        let statement = try db.cachedStatement(sql: "SELECT id, rank IS 'species', scientific_name FROM taxa WHERE parent_id = ? ORDER BY scientific_name, id")
+        func children(_ parent: Int64) throws -> [(id: Int64, isSpecies: Bool, name: String)] {
+            try Row.fetchAll(statement, arguments: [parent]).map { ($0[0], $0[1], $0[2]) }
+        }
+        var found: [Candidate] = []
+        var histogram: [Int: Int] = [:]
+        func count(below d: Int) -> Int { histogram.reduce(0) { $0 + ($1.key < d ? $1.value : 0) } }
+        var visited = 0
+        var child: Int64? = nil
+        for (up, link) in chain.enumerated() {
+            let ancestor = link.id
+            if up > 0, link.isSpecies {
+                found.append(Candidate(id: ancestor, lca: ancestor, lcaDepth: depth - up, distance: up))
+                histogram[up, default: 0] += 1
+            }
+            if count(below: up + 1) >= n { break }
+            var parents = [ancestor]
+            var level = 1
+            levels: while !parents.isEmpty {
+                let d = up + level
+                let closer = count(below: d)
+                if closer >= n { break }
+                var next: [Int64] = []
+                var takenHere = 0
+                for parent in parents {
+                    for node in try children(parent) where node.id != child {
+                        visited += 1
+                        if visited > maxVisited { return (found, true) }
+                        if node.isSpecies {
+                            found.append(Candidate(id: node.id, lca: ancestor, lcaDepth: depth - up, distance: d, name: node.name))
+                            histogram[d, default: 0] += 1
+                            takenHere += 1
+                            if level == 1, takenHere >= n - closer { break levels }
+                        }
+                        next.append(node.id)
+                    }
+                }
+                parents = next
+                level += 1
+            }
+            child = ancestor
+        }
+        return (found, false)
+    }
+
+    // MARK: SQL helpers
+
+    /// Ids from `id` up to its root; empty when there is no such taxon.
+    static func chain(_ db: Database, _ id: Int64) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: """
+            WITH RECURSIVE up(id, parent, level) AS (
+                SELECT id, parent_id, 0 FROM taxa WHERE id = ?
+                UNION ALL
+                SELECT t.id, t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.parent WHERE up.level < 10000
+            )
+            SELECT id FROM up ORDER BY level
+            """, arguments: [id])
+    }
+
+    /// Taxa by id, with preferred names in `lang`.
+    static func taxa(_ db: Database, _ ids: Set<Int64>, lang: String) throws -> [Int64: Taxon] {
+        var out: [Int64: Taxon] = [:]
+        for chunk in chunks(Array(ids)) {
+            var values: [String: (any DatabaseValueConvertible)?] = [:]
+            for (i, id) in chunk.enumerated() { values["i\(i)"] = id }
+            let list = chunk.indices.map { ":i\($0)" }.joined(separator: ",")
+            for row in try Row.fetchAll(db, sql: TaxonomyStore.selectTaxon + " WHERE t.id IN (\(list))", arguments: TaxonomyStore.arguments(lang, values)) {
+                let taxon = TaxonomyStore.taxon(from: row)
+                out[taxon.id] = taxon
+            }
+        }
+        return out
+    }
+
+    static func names(_ db: Database, _ ids: [Int64]) throws -> [Int64: String] {
+        var out: [Int64: String] = [:]
+        for chunk in chunks(ids) {
+            let list = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            for row in try Row.fetchAll(db, sql: "SELECT id, scientific_name FROM taxa WHERE id IN (\(list))", arguments: StatementArguments(chunk)) {
+                out[row[0]] = row[1]
+            }
+        }
+        return out
+    }
+
+    static func traitSets(_ db: Database, _ ids: [Int64]) throws -> [Int64: Set<String>] {
+        var out: [Int64: Set<String>] = [:]
+        let list = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        for row in try Row.fetchAll(db, sql: "SELECT taxon_id, key, value FROM traits WHERE taxon_id IN (\(list))", arguments: StatementArguments(ids)) {
+            let key: String = row[1], value: String = row[2]
+            out[row[0], default: []].insert(key + "=" + value)
+        }
+        return out
+    }
+
+    private static func chunks(_ ids: [Int64], size: Int = 500) -> [ArraySlice<Int64>] {
+        stride(from: 0, to: ids.count, by: size).map { ids[$0..<min($0 + size, ids.count)] }
+    }
+}
+
+/// Where relatives come from.
+public enum RelativesSource: String, Codable, Sendable, CaseIterable {
+    case precomputed, computed
+}
+
+/// The result of `compare/taxa`.
+public struct TaxaComparison: Codable, Sendable, Equatable {
+    public var a: Taxon
+    public var b: Taxon
+    public var lca: Taxon
+    /// From the taxon up to and including the LCA.
+    public var pathFromA: [Taxon]
+    public var pathFromB: [Taxon]
+    public var taxonomicDistance: Int
+    public var sharedCladeDescription: String
+    /// Null (not omitted) when either side has no traits.
+    public var traitSimilarity: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case a, b, lca, pathFromA, pathFromB, taxonomicDistance, sharedCladeDescription, traitSimilarity
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(a, forKey: .a)
+        try c.encode(b, forKey: .b)
+        try c.encode(lca, forKey: .lca)
+        try c.encode(pathFromA, forKey: .pathFromA)
+        try c.encode(pathFromB, forKey: .pathFromB)
+        try c.encode(taxonomicDistance, forKey: .taxonomicDistance)
+        try c.encode(sharedCladeDescription, forKey: .sharedCladeDescription)
+        try c.encode(traitSimilarity, forKey: .traitSimilarity)
+    }
+}
+
+/// One entry of `compare/relatives`.
+public struct Relative: Codable, Sendable, Equatable {
+    /// 1 for the closest.
+    public var rankOrder: Int
+    public var taxon: Taxon
+    public var lca: Taxon
+    public var lcaDepth: Int
+    public var distance: Int
+}
+
+public struct RelativesResult: Codable, Sendable, Equatable {
+    public var relatives: [Relative]
+    /// What answered: `precomputed` falls back to `computed` when the stored table cannot.
+    public var source: RelativesSource
+    /// The walk stopped at `maxCandidates` nodes: closer relatives may have been missed.
+    public var truncated: Bool
+}
+
+/// Compare requests that are valid but cannot be carried out.
+public enum CompareError: Error, Sendable, Equatable, RPCErrorConvertible {
+    case noCommonAncestor(Int64, Int64)
+    case notASpecies(Int64)
+
+    public var rpcError: RPCError {
+        switch self {
+        case let .noCommonAncestor(a, b):
+            .kind(ErrorCode.notPossible, "noCommonAncestor", "Taxa \(a) and \(b) have no common ancestor", ["a": .integer(a), "b": .integer(b)])
+        case .notASpecies(let id):
+            .kind(ErrorCode.notPossible, "notASpecies", "Taxon \(id) is not a species", ["id": .integer(id)])
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import STOLRPC
+
+/// `compare/taxa`, `compare/relatives` and `compare/stats`.
+enum CompareMethods {
+    struct TaxaParams: Decodable, Sendable {
+        var a: Int64
+        var b: Int64
+        var lang: String?
+    }
+
+    struct RelativesParams: Decodable, Sendable {
+        var id: Int64
+        var n: Int?
+        var source: String?
+        var maxCandidates: Int?
+        var lang: String?
+    }
+
+    static func register(in table: inout MethodTable, engine: Engine) {
+        table.on("compare/taxa") { (p: TaxaParams, _) in
+            try await engine.compare.compare(
+                try Params.taxonID(p.a, field: "a"), try Params.taxonID(p.b, field: "b"), lang: try Params.language(p.lang))
+        }
+        table.on("compare/relatives") { (p: RelativesParams, _) in
+            let source: RelativesSource
+            if let raw = p.source {
+                guard let parsed = RelativesSource(rawValue: raw) else { throw RPCError.invalidParams(field: "source", "must be precomputed or computed") }
+                source = parsed
+            } else {
+                source = .precomputed
+            }
+            return try await engine.compare.relatives(
+                of: try Params.taxonID(p.id), n: try Params.limit(p.n, default: 10, max: 100, field: "n"), source: source,
+                maxCandidates: try Params.limit(p.maxCandidates, default: 5000, max: 10_000_000, field: "maxCandidates"),
+                lang: try Params.language(p.lang))
+        }
+        table.on("compare/stats") { (_: NoParams, _) in
+            await engine.lca.stats(for: await engine.databases.current())
+        }
+    }
+}

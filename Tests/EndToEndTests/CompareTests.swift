@@ -1,0 +1,226 @@
+import Foundation
+import STOLRPC
+import Testing
+
+/// `compare/*` over the real binary, on the fixture database and on the embedded one.
+@Suite(.serialized) struct CompareTests {
+    static let database = Result { try Fixtures.buildDatabase() }
+    /// The same taxa with no precomputed relatives.
+    static let withoutRelatives = Result { try Fixtures.buildDatabase(extraArguments: ["--top-n", "0"]) }
+
+    func engine(_ database: URL? = nil) throws -> EngineProcess {
+        try EngineProcess(["--database", (try database ?? Self.database.get()).path])
+    }
+
+    func id(_ name: String, in file: URL? = nil) throws -> Int64 {
+        let rows = try EmbeddedDatabaseTests.query("SELECT id FROM taxa WHERE scientific_name = '\(name)'", try file ?? Self.database.get())
+        return try #require(rows.first.flatMap { Int64($0) }, "\(name)")
+    }
+
+    func compare(_ engine: EngineProcess, _ a: String, _ b: String, lang: String? = nil) async throws -> JSONValue? {
+        var params: [(key: String, value: JSONValue)] = [("a", .integer(try id(a))), ("b", .integer(try id(b)))]
+        if let lang { params.append(("lang", .string(lang))) }
+        return await engine.call("compare/taxa", .object(params))
+    }
+
+    static func names(_ taxa: JSONValue?) -> [String] { taxa?.arrayValue?.compactMap { $0["scientificName"]?.stringValue } ?? [] }
+
+    @Test func sameGenus() async throws {
+        let engine = try engine()
+        let result = try #require(try await compare(engine, "Panthera leo", "Panthera tigris")?["result"])
+        #expect(result["a"]?["scientificName"] == "Panthera leo")
+        #expect(result["b"]?["scientificName"] == "Panthera tigris")
+        #expect(result["lca"]?["scientificName"] == "Panthera")
+        #expect(result["taxonomicDistance"] == 2)
+        #expect(Self.names(result["pathFromA"]) == ["Panthera leo", "Panthera"])
+        #expect(Self.names(result["pathFromB"]) == ["Panthera tigris", "Panthera"])
+        #expect(result["sharedCladeDescription"] == "Both are in genus Panthera (Big cats)")
+        // {diet=carnivore, habitat=savanna} and {diet=carnivore}
+        #expect(result["traitSimilarity"]?.doubleValue == 0.5)
+    }
+
+    @Test func sameFamilyOrderAndDomain() async throws {
+        let engine = try engine()
+        let cat = try #require(try await compare(engine, "Panthera leo", "Felis catus")?["result"])
+        #expect(cat["lca"]?["scientificName"] == "Felidae")
+        #expect(cat["taxonomicDistance"] == 4)
+        #expect(cat["sharedCladeDescription"] == "Both are in family Felidae (Cats)")
+        #expect(cat["traitSimilarity"] == .null, "the cat has no traits: null, not absent")
+
+        let wolf = try #require(try await compare(engine, "Panthera leo", "Canis lupus")?["result"])
+        #expect(wolf["lca"]?["scientificName"] == "Carnivora")
+        #expect(wolf["taxonomicDistance"] == 6)
+        #expect(wolf["sharedCladeDescription"]?.stringValue?.hasPrefix("Both are in order Carnivora") == true)
+        #expect(wolf["sharedCladeDescription"] == "Both are in order Carnivora (Carnivorans)")
+        #expect(Self.names(wolf["pathFromB"]) == ["Canis lupus", "Canis", "Canidae", "Carnivora"])
+
+        let rose = try #require(try await compare(engine, "Panthera leo", "Rosa canina")?["result"])
+        #expect(rose["lca"]?["scientificName"] == "Eukaryota")
+        #expect(rose["lca"]?["rank"] == "domain")
+        #expect(rose["taxonomicDistance"] == 14)
+        #expect(Self.names(rose["pathFromA"]).count == 8 && Self.names(rose["pathFromB"]).count == 8)
+        #expect(rose["sharedCladeDescription"] == "Both are in domain Eukaryota (Eukaryotes)")
+    }
+
+    @Test func differentRootsHaveNoCommonAncestor() async throws {
+        let engine = try engine()
+        let error = try await compare(engine, "Panthera leo", "Escherichia coli")?["error"]
+        #expect(error?["code"] == .number("-32003"))
+        #expect(error?["data"]?["kind"] == "noCommonAncestor")
+        #expect(error?["data"]?["a"]?.int64Value == (try id("Panthera leo")))
+    }
+
+    @Test func aTaxonWithItselfAndWithItsAncestor() async throws {
+        let engine = try engine()
+        let same = try #require(try await compare(engine, "Panthera leo", "Panthera leo")?["result"])
+        #expect(same["taxonomicDistance"] == 0)
+        #expect(same["lca"]?["scientificName"] == "Panthera leo")
+        #expect(Self.names(same["pathFromA"]) == ["Panthera leo"] && Self.names(same["pathFromB"]) == ["Panthera leo"])
+        #expect(same["sharedCladeDescription"] == "These are the same taxon")
+        #expect(same["traitSimilarity"]?.doubleValue == 1)
+
+        let up = try #require(try await compare(engine, "Felidae", "Panthera leo")?["result"])
+        #expect(up["lca"]?["scientificName"] == "Felidae")
+        #expect(up["taxonomicDistance"] == 2)
+        #expect(Self.names(up["pathFromA"]) == ["Felidae"])
+        #expect(Self.names(up["pathFromB"]) == ["Panthera leo", "Panthera", "Felidae"])
+        #expect(up["sharedCladeDescription"] == "Panthera leo is in family Felidae (Cats)")
+        #expect(up["traitSimilarity"] == .null)
+
+        let down = try #require(try await compare(engine, "Panthera leo", "Animalia")?["result"])
+        #expect(down["lca"]?["scientificName"] == "Animalia")
+        #expect(down["taxonomicDistance"] == 6)
+    }
+
+    @Test func languageOfCommonNames() async throws {
+        let engine = try engine()
+        let result = try #require(try await compare(engine, "Panthera leo", "Panthera tigris", lang: "de")?["result"])
+        #expect(result["a"]?["preferredCommonName"] == "Löwe")
+        #expect(result["b"]?["preferredCommonName"] == "Tiger", "falls back to English")
+    }
+
+    @Test func unknownIdsAndBadParams() async throws {
+        let engine = try engine()
+        let leo = try id("Panthera leo")
+        for params: JSONValue in [.object(["a": 424242, "b": .integer(leo)]), .object(["a": .integer(leo), "b": 424242])] {
+            let error = await engine.call("compare/taxa", params)?["error"]
+            #expect(error?["code"] == .number("-32002"))
+            #expect(error?["data"]?["kind"] == "taxonNotFound")
+            #expect(error?["data"]?["id"] == 424242)
+        }
+        let relatives = await engine.call("compare/relatives", .object(["id": 424242]))?["error"]
+        #expect(relatives?["data"]?["kind"] == "taxonNotFound" && relatives?["data"]?["id"] == 424242)
+        let cases: [(String, JSONValue, String)] = [
+            ("compare/taxa", .object(["a": .integer(leo)]), "b"), ("compare/taxa", .object(["a": -1, "b": 1]), "a"),
+            ("compare/taxa", .object(["a": 1, "b": 2, "lang": "??"]), "lang"),
+            ("compare/relatives", .object([:]), "id"), ("compare/relatives", .object(["id": .integer(leo), "n": 0]), "n"),
+            ("compare/relatives", .object(["id": .integer(leo), "n": 101]), "n"),
+            ("compare/relatives", .object(["id": .integer(leo), "source": "guess"]), "source"),
+            ("compare/relatives", .object(["id": .integer(leo), "maxCandidates": 0]), "maxCandidates"),
+        ]
+        for (method, params, field) in cases {
+            let error = await engine.call(method, params)?["error"]
+            #expect(error?["code"] == .number("-32602"), "\(method) \(params)")
+            #expect(error?["data"]?["field"] == .string(field), "\(method) \(params)")
+        }
+    }
+
+    @Test func relativesOfTheLion() async throws {
+        let engine = try engine()
+        let leo = try id("Panthera leo")
+        let result = try #require(await engine.result("compare/relatives", .object(["id": .integer(leo), "n": 5])))
+        #expect(result["source"] == "precomputed")
+        #expect(result["truncated"] == false)
+        let relatives = result["relatives"]?.arrayValue ?? []
+        #expect(relatives.map { $0["taxon"]?["scientificName"]?.stringValue } == ["Panthera tigris", "Felis catus", "Canis lupus", "Testus species01", "Testus species02"])
+        #expect(relatives.map { $0["distance"] } == [2, 4, 6, 8, 8])
+        #expect(relatives.map { $0["rankOrder"] } == [1, 2, 3, 4, 5])
+        #expect(relatives.map { $0["lca"]?["scientificName"]?.stringValue } == ["Panthera", "Felidae", "Carnivora", "Mammalia", "Mammalia"])
+        #expect(relatives.map { $0["lcaDepth"] } == [6, 5, 4, 3, 3])
+        #expect(relatives.first?["taxon"]?["preferredCommonName"] == "Tiger")
+    }
+
+    @Test func precomputedEqualsComputedForEverySpecies() async throws {
+        let engine = try engine()
+        let species = try EmbeddedDatabaseTests.query("SELECT id FROM taxa WHERE rank = 'species' ORDER BY id", try Self.database.get()).compactMap { Int64($0) }
+        #expect(species.count == 31)
+        for id in species {
+            for n in [1, 3, 10] {
+                let stored = await engine.result("compare/relatives", .object(["id": .integer(id), "n": .integer(n)]))
+                let computed = await engine.result("compare/relatives", .object(["id": .integer(id), "n": .integer(n), "source": "computed"]))
+                #expect(stored?["relatives"] == computed?["relatives"], "species \(id) n \(n)")
+                #expect(computed?["source"] == "computed")
+                // E. coli is alone in its tree: no stored rows, so it is computed (and empty).
+                #expect(stored?["source"] == (stored?["relatives"]?.arrayValue?.isEmpty == true ? "computed" : "precomputed"))
+            }
+        }
+    }
+
+    @Test func moreThanStoredOrNoTableFallsBackToComputed() async throws {
+        let engine = try engine()
+        let first = try id("Testus species01")
+        let result = try #require(await engine.result("compare/relatives", .object(["id": .integer(first), "n": 15])))
+        #expect(result["source"] == "computed", "only 10 are stored")
+        let names = result["relatives"]?.arrayValue?.compactMap { $0["taxon"]?["scientificName"]?.stringValue } ?? []
+        #expect(names == (2...16).map { "Testus species" + String(format: "%02d", $0) })
+
+        let bare = try self.engine(try Self.withoutRelatives.get())
+        let leo = try id("Panthera leo", in: try Self.withoutRelatives.get())
+        let fallback = try #require(await bare.result("compare/relatives", .object(["id": .integer(leo), "n": 3])))
+        #expect(fallback["source"] == "computed")
+        #expect(fallback["relatives"]?.arrayValue?.compactMap { $0["taxon"]?["scientificName"]?.stringValue } == ["Panthera tigris", "Felis catus", "Canis lupus"])
+    }
+
+    @Test func notASpeciesAndTruncation() async throws {
+        let engine = try engine()
+        let genus = await engine.call("compare/relatives", .object(["id": .integer(try id("Panthera"))]))?["error"]
+        #expect(genus?["code"] == .number("-32003"))
+        #expect(genus?["data"]?["kind"] == "notASpecies")
+
+        let first = try id("Testus species01")
+        let cut = try #require(await engine.result("compare/relatives", .object(["id": .integer(first), "n": 10, "source": "computed", "maxCandidates": 3])))
+        #expect(cut["truncated"] == true)
+        #expect(cut["source"] == "computed")
+        #expect(cut["relatives"]?.arrayValue?.count == 3)
+        let whole = try #require(await engine.result("compare/relatives", .object(["id": .integer(first), "n": 10, "source": "computed", "maxCandidates": 100])))
+        #expect(whole["truncated"] == false)
+        #expect(whole["relatives"]?.arrayValue?.count == 10)
+        let big = await engine.result("compare/relatives", .object(["id": .integer(first), "n": 10, "source": "computed", "maxCandidates": 1_000_000]))
+        #expect(big == whole)
+    }
+
+    @Test func statsReportTheInMemoryTree() async throws {
+        let engine = try engine()
+        var stats = await engine.result("compare/stats")
+        for _ in 0..<500 where stats?["state"] == "building" {
+            try await Task.sleep(for: .milliseconds(10))
+            stats = await engine.result("compare/stats")
+        }
+        #expect(stats?["state"] == "ready")
+        #expect(stats?["nodes"] == 57)
+        #expect(stats?["source"] == "euler_tour")
+        #expect((stats?["bytes"]?.int64Value ?? 0) > 57 * 20)
+        #expect((stats?["buildSeconds"]?.doubleValue ?? -1) >= 0)
+    }
+
+    @Test func theEmbeddedLionsClosestRelativesAreTheOtherBigCats() async throws {
+        let engine = try EngineProcess()
+        let shipped = EmbeddedDatabaseTests.shipped
+        let leo = try id("Panthera leo", in: shipped)
+        let others = Set(try EmbeddedDatabaseTests.query(
+            "SELECT scientific_name FROM taxa WHERE parent_id = (SELECT parent_id FROM taxa WHERE id = \(leo)) AND id != \(leo)", shipped))
+        #expect(others.count >= 3 && others.allSatisfy { $0.hasPrefix("Panthera ") })
+        for source in ["precomputed", "computed"] {
+            let result = await engine.result("compare/relatives", .object(["id": .integer(leo), "n": .integer(others.count), "source": .string(source)]))
+            #expect(result?["source"] == .string(source))
+            let names = result?["relatives"]?.arrayValue?.compactMap { $0["taxon"]?["scientificName"]?.stringValue } ?? []
+            #expect(Set(names) == others, "\(source)")
+            #expect(names == names.sorted())
+            #expect(result?["relatives"]?.arrayValue?.allSatisfy { $0["distance"] == 2 && $0["lca"]?["scientificName"] == "Panthera" } == true)
+        }
+        let wolf = try id("Canis lupus", in: shipped)
+        let comparison = await engine.result("compare/taxa", .object(["a": .integer(leo), "b": .integer(wolf)]))
+        #expect(comparison?["lca"]?["scientificName"] == "Carnivora")
+        #expect(comparison?["sharedCladeDescription"]?.stringValue?.hasPrefix("Both are in order Carnivora") == true)
+    }
+}
