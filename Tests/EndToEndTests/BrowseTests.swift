@@ -125,11 +125,7 @@ import Testing
         let copy = source.deletingLastPathComponent().appendingPathComponent("newer.sqlite")
         try? FileManager.default.removeItem(at: copy)
         try FileManager.default.copyItem(at: source, to: copy)
-        let sql = Process()
-        sql.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sql.arguments = [copy.path, "UPDATE schema_version SET version = 99"]
-        try sql.run()
-        sql.waitUntilExit()
+        _ = try SQLiteCLI.run(copy, "UPDATE schema_version SET version = 99")
         let run = try EngineProcess.run(["--database", copy.path], stdin: #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n")
         #expect(run.code == 2)
         #expect(run.stdout.isEmpty)

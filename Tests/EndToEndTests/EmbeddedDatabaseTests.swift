@@ -7,17 +7,9 @@ import Testing
 @Suite(.serialized) struct EmbeddedDatabaseTests {
     static let shipped = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
 
-    /// Runs one query with the sqlite3 CLI and returns its rows.
+    /// Runs one query on `file` (the shipped database by default) with the sqlite3 CLI.
     static func query(_ sql: String, _ file: URL = shipped) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-readonly", file.path, sql]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        try SQLiteCLI.run(file, sql, readOnly: true)
     }
 
     static func count(_ sql: String) throws -> Int { Int(try query(sql).first ?? "") ?? -1 }

@@ -25,23 +25,9 @@ import Testing
         try EngineProcess(["--database", try Self.database.get().path], dataDirectory: data ?? Self.dataDirectory())
     }
 
-    /// Runs sqlite3 on `file` and returns its output lines.
-    static func sqlite(_ file: URL, _ sql: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [file.path, sql]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-    }
-
     /// The fixture's taxon id for a scientific name.
     static func id(_ name: String) throws -> Int64 {
-        let rows = try sqlite(try database.get(), "SELECT id FROM taxa WHERE scientific_name = '\(name)'")
+        let rows = try SQLiteCLI.run(try database.get(), "SELECT id FROM taxa WHERE scientific_name = '\(name)'")
         return try #require(rows.first.flatMap { Int64($0) }, "\(name)")
     }
 
@@ -111,7 +97,7 @@ import Testing
         #expect(await engine.result("favorites/contains", .object(["taxonIds": [5, 6]]))?["favorites"] == .object(["5": true, "6": false]))
         let bytes = try #require(await engine.result("favorites/storageBytes")?["bytes"]?.int64Value)
         let file = Self.favoritesFile(engine.dataDirectory)
-        let pages = try Self.sqlite(file, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size")
+        let pages = try SQLiteCLI.run(file, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size")
         #expect(bytes > 0 && pages == ["\(bytes)"])
         let status = await engine.result("favorites/status")
         #expect(status?["count"] == 5 && status?["bytes"]?.int64Value == bytes && status?["recovery"] == .null)
@@ -127,11 +113,11 @@ import Testing
         let engine = try engine()
         _ = await engine.result("favorites/add", .object(["taxonId": 7]))
         let file = Self.favoritesFile(engine.dataDirectory)
-        #expect(try Self.sqlite(file, "SELECT name FROM pragma_table_info('favorites') ORDER BY cid") == ["taxon_id", "created_at"])
-        #expect(try Self.sqlite(file, "SELECT type, name FROM sqlite_master ORDER BY name") == ["table|favorites", "index|idx_favorites_created"])
-        #expect(try Self.sqlite(file, "PRAGMA user_version") == ["1"])
-        #expect(try Self.sqlite(file, "PRAGMA journal_mode") == ["wal"])
-        #expect(try Self.sqlite(file, "PRAGMA integrity_check") == ["ok"])
+        #expect(try SQLiteCLI.run(file, "SELECT name FROM pragma_table_info('favorites') ORDER BY cid") == ["taxon_id", "created_at"])
+        #expect(try SQLiteCLI.run(file, "SELECT type, name FROM sqlite_master ORDER BY name") == ["table|favorites", "index|idx_favorites_created"])
+        #expect(try SQLiteCLI.run(file, "PRAGMA user_version") == ["1"])
+        #expect(try SQLiteCLI.run(file, "PRAGMA journal_mode") == ["wal"])
+        #expect(try SQLiteCLI.run(file, "PRAGMA integrity_check") == ["ok"])
     }
 
     /// Adds Escherichia coli, Panthera leo, Rosa canina, the unknown id and Panthera tigris, in that order.
@@ -264,7 +250,7 @@ import Testing
         #expect(try Data(contentsOf: file.deletingLastPathComponent().appendingPathComponent(name)) == garbage, "kept, byte for byte")
         #expect(engine.stderrText.contains("moved it aside"))
         #expect(await engine.result("favorites/add", .object(["taxonId": 3]))?["added"] == true)
-        #expect(try Self.sqlite(file, "PRAGMA integrity_check") == ["ok"])
+        #expect(try SQLiteCLI.run(file, "PRAGMA integrity_check") == ["ok"])
         engine.closeStdin()
         _ = await engine.waitForExit()
 
@@ -279,7 +265,7 @@ import Testing
         let data = Self.dataDirectory()
         let file = Self.favoritesFile(data)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        _ = try Self.sqlite(file, "CREATE TABLE favorites(taxon_id INTEGER PRIMARY KEY, created_at TEXT NOT NULL, extra TEXT); INSERT INTO favorites VALUES (1, 'x', 'y'); PRAGMA user_version = 9;")
+        _ = try SQLiteCLI.run(file, "CREATE TABLE favorites(taxon_id INTEGER PRIMARY KEY, created_at TEXT NOT NULL, extra TEXT); INSERT INTO favorites VALUES (1, 'x', 'y'); PRAGMA user_version = 9;")
         let before = try Data(contentsOf: file)
         var engines: [EngineProcess] = []
         defer { withExtendedLifetime(engines) {} }
@@ -324,8 +310,8 @@ import Testing
             for id in ids { state[id] = contains?["favorites"]?[String(id)] == true }
             #expect(allowed.contains(state), "round \(round): state after restart is not one the acknowledged requests allow")
             #expect(await engine.result("favorites/status")?["recovery"] == .null, "round \(round): nothing was damaged")
-            #expect(try Self.sqlite(file, "PRAGMA integrity_check") == ["ok"], "round \(round)")
-            #expect(Set(try Self.sqlite(file, "SELECT taxon_id FROM favorites").compactMap { Int64($0) }) == Set(ids.filter { state[$0] == true }))
+            #expect(try SQLiteCLI.run(file, "PRAGMA integrity_check") == ["ok"], "round \(round)")
+            #expect(Set(try SQLiteCLI.run(file, "SELECT taxon_id FROM favorites").compactMap { Int64($0) }) == Set(ids.filter { state[$0] == true }))
             if round == 10 { break }
 
             // A burst of requests, written all at once, each applied in arrival order.
