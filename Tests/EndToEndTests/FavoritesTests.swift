@@ -247,6 +247,7 @@ import Testing
         let name = try #require(recovery["movedAsideTo"]?.stringValue)
         #expect(name.hasPrefix("favorites.sqlite.corrupt-") && !name.contains("/"))
         #expect(recovery["at"]?.stringValue?.hasSuffix("Z") == true)
+        #expect(await engine.result("database/info")?["favoritesRecovery"] == recovery, "database/info reports it too")
         #expect(try Data(contentsOf: file.deletingLastPathComponent().appendingPathComponent(name)) == garbage, "kept, byte for byte")
         #expect(engine.stderrText.contains("moved it aside"))
         #expect(await engine.result("favorites/add", .object(["taxonId": 3]))?["added"] == true)
@@ -258,6 +259,7 @@ import Testing
         engines.append(again)
         #expect(await again.result("favorites/count") == .object(["count": 1]))
         #expect(await again.result("favorites/status")?["recovery"] == .null, "the move is reported by the engine that made it")
+        #expect(await again.result("database/info")?["favoritesRecovery"] == nil)
         #expect(FileManager.default.fileExists(atPath: file.deletingLastPathComponent().appendingPathComponent(name).path))
     }
 

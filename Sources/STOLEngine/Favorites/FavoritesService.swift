@@ -43,6 +43,9 @@ public actor FavoritesService {
 
     // MARK: Reading
 
+    /// The damaged file this run moved aside, if any; never opens the favourites file itself.
+    public func recordedRecovery() -> FavoritesRecovery? { recovery }
+
     public func contains(_ id: Int64) async throws -> Bool {
         try await open()
         return ids.contains(id)

@@ -33,6 +33,8 @@ enum BrowseMethods {
         var taxaCount: Int
         var sizeBytes: Int64
         var dataset: Dataset
+        /// Set when this run found the favourites file damaged and moved it aside.
+        var favoritesRecovery: FavoritesRecovery?
     }
 
     struct TaxaPage: Encodable, Sendable {
@@ -46,7 +48,8 @@ enum BrowseMethods {
             let info = db.datasetInfo
             return DatabaseInfo(
                 source: db.source, schemaVersion: db.schemaVersion, taxaCount: db.taxaCount, sizeBytes: db.sizeBytes,
-                dataset: .init(name: info["name"], version: info["version"], license: info["license"], attribution: info["attribution"], buildDate: info["build_date"]))
+                dataset: .init(name: info["name"], version: info["version"], license: info["license"], attribution: info["attribution"], buildDate: info["build_date"]),
+                favoritesRecovery: await engine.favorites.recordedRecovery())
         }
         table.on("taxon/get") { (p: IDParams, _) in
             try await engine.store().taxon(try Params.taxonID(p.id), lang: try Params.language(p.lang))
