@@ -10,9 +10,9 @@ public actor DatabaseProvider {
     public let bundled: TaxonomyDatabase
     private var active: TaxonomyDatabase
 
-    public init(bundled: TaxonomyDatabase) {
+    public init(bundled: TaxonomyDatabase, active: TaxonomyDatabase? = nil) {
         self.bundled = bundled
-        self.active = bundled
+        self.active = active ?? bundled
     }
 
     /// The database requests should read now.

@@ -12,6 +12,10 @@ public final class Engine: Sendable {
         public var bundledDatabase: URL?
         /// Above this many taxa, compare answers from SQL instead of an in-memory tree.
         public var lcaMaxNodes: Int = 5_000_000
+        /// Public keys trusted for `.stol` files besides the compiled-in release key (`--trusted-key`).
+        public var extraTrustedKeys: [[UInt8]] = []
+        /// Size limits of `database/import` (tests lower them).
+        public var importLimits = ReferenceImporter.Limits()
 
         public init(dataDirectory: URL, bundledDatabase: URL? = nil) {
             self.dataDirectory = dataDirectory
@@ -26,6 +30,8 @@ public final class Engine: Sendable {
     /// The in-memory tree of the active database, for compare.
     public let lca: LCAService
     let compare: CompareService
+    /// The imported reference database (`<data-dir>/Databases/reference.sqlite`).
+    public let reference: ReferenceService
     let logger: Logger
 
     public init(configuration: Configuration, logger: Logger) throws {
@@ -33,11 +39,16 @@ public final class Engine: Sendable {
         self.logger = logger
         let bundledURL = try configuration.bundledDatabase ?? Self.embeddedDatabaseURL()
         let bundled = try TaxonomyDatabase(url: bundledURL, source: .bundled)
-        self.databases = DatabaseProvider(bundled: bundled)
+        let recovered = ReferenceService.recover(dataDirectory: configuration.dataDirectory, logger: logger)
+        self.databases = DatabaseProvider(bundled: bundled, active: recovered)
+        let releaseKey = (try? Signing.parsePublicKey(Signing.releasePublicKeyHex)).map { [$0] } ?? []
+        self.reference = ReferenceService(
+            dataDirectory: configuration.dataDirectory, trustedKeys: releaseKey + configuration.extraTrustedKeys,
+            limits: configuration.importLimits, provider: databases, logger: logger)
         self.favorites = FavoritesService(directory: configuration.dataDirectory.appendingPathComponent("Favorites"), logger: logger)
         self.lca = LCAService(provider: databases, maxNodes: configuration.lcaMaxNodes, logger: logger)
         self.compare = CompareService(databases: databases, lca: lca)
-        Task { [lca] in await lca.prepare(bundled) }
+        Task { [lca] in await lca.prepare(recovered ?? bundled) }
         logger.info("bundled database: \(bundled.taxaCount) taxa, schema \(bundled.schemaVersion), dataset \(bundled.datasetInfo["name"] ?? "unnamed")")
     }
 
@@ -61,6 +72,7 @@ public final class Engine: Sendable {
         FavoritesMethods.register(in: &table, engine: self)
         SearchMethods.register(in: &table, engine: self)
         CompareMethods.register(in: &table, engine: self)
+        ReferenceMethods.register(in: &table, engine: self)
         return table
     }
 }

@@ -42,14 +42,18 @@ enum BrowseMethods {
         var nextCursor: String?
     }
 
+    /// `database/info`'s result for `db` (also what `database/import` answers).
+    static func databaseInfo(_ db: TaxonomyDatabase, engine: Engine) async -> DatabaseInfo {
+        let info = db.datasetInfo
+        return DatabaseInfo(
+            source: db.source, schemaVersion: db.schemaVersion, taxaCount: db.taxaCount, sizeBytes: db.sizeBytes,
+            dataset: .init(name: info["name"], version: info["version"], license: info["license"], attribution: info["attribution"], buildDate: info["build_date"]),
+            favoritesRecovery: await engine.favorites.recordedRecovery())
+    }
+
     static func register(in table: inout MethodTable, engine: Engine) {
         table.on("database/info") { (_: NoParams, _) in
-            let db = await engine.databases.current()
-            let info = db.datasetInfo
-            return DatabaseInfo(
-                source: db.source, schemaVersion: db.schemaVersion, taxaCount: db.taxaCount, sizeBytes: db.sizeBytes,
-                dataset: .init(name: info["name"], version: info["version"], license: info["license"], attribution: info["attribution"], buildDate: info["build_date"]),
-                favoritesRecovery: await engine.favorites.recordedRecovery())
+            await databaseInfo(await engine.databases.current(), engine: engine)
         }
         table.on("taxon/get") { (p: IDParams, _) in
             try await engine.store().taxon(try Params.taxonID(p.id), lang: try Params.language(p.lang))

@@ -30,9 +30,19 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Serve this taxonomy database in place of the embedded one (read-only).")
     var database: String?
 
+    @Option(help: "Also trust .stol files signed by this Ed25519 public key (hex); repeatable. For tests and private distributions.")
+    var trustedKey: [String] = []
+
+    @Option(help: "Largest decompressed database database/import accepts, in bytes (default 4 GiB).")
+    var maxImportBytes: Int64?
+
     func validate() throws {
         guard maxMessageBytes >= 64 else { throw ValidationError("--max-message-bytes must be at least 64") }
         if let parentPid, parentPid <= 0 { throw ValidationError("--parent-pid must be a positive process id") }
+        for key in trustedKey where (try? Signing.parsePublicKey(key)) == nil {
+            throw ValidationError("--trusted-key must be 64 hex digits (an Ed25519 public key): \(key)")
+        }
+        if let maxImportBytes, maxImportBytes < 1 { throw ValidationError("--max-import-bytes must be positive") }
     }
 
     func run() async throws {
@@ -50,9 +60,14 @@ struct Serve: AsyncParsableCommand {
         options.parentProcessID = parentPid
         options.discoverDocument = try EngineInfo.openRPCDocument()
 
-        let configuration = Engine.Configuration(
+        var configuration = Engine.Configuration(
             dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? DataDirectory.default(),
             bundledDatabase: database.map { URL(fileURLWithPath: $0) })
+        for hex in trustedKey {
+            logger.warning("trusting .stol files signed by \(hex) (--trusted-key); only the release key is trusted by default")
+            configuration.extraTrustedKeys.append(try Signing.parsePublicKey(hex))
+        }
+        if let maxImportBytes { configuration.importLimits.maxDecompressedBytes = min(maxImportBytes, configuration.importLimits.maxDecompressedBytes) }
         let engine: Engine
         do {
             engine = try Engine(configuration: configuration, logger: logger)

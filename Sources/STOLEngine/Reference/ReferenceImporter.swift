@@ -1,0 +1,371 @@
+import CZlib
+import Foundation
+import GRDB
+import STOLRPC
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a reference database could not be imported or switched to. Every case answers -32020
+/// with its `kind`, except `cancelled`, which answers like any cancelled request (-32800).
+public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, CustomStringConvertible {
+    case fileUnreadable(String)
+    case fileTooLarge(size: Int64, limit: Int64)
+    case notAStolFile(String)
+    case checksumMismatch
+    case signatureInvalid
+    case decompressedTooLarge(limit: Int64)
+    case incompatibleSchema(found: Int, expected: Int)
+    case databaseCorrupt(String)
+    case importAlreadyInProgress
+    case cancelled
+    /// Writing inside the data directory failed (disk full, permissions).
+    case importFailed(String)
+    /// `database/activateReference` with no reference database imported.
+    case referenceMissing
+
+    public static let code = -32020
+
+    public var kind: String {
+        switch self {
+        case .fileUnreadable: "fileUnreadable"
+        case .fileTooLarge: "fileTooLarge"
+        case .notAStolFile: "notAStolFile"
+        case .checksumMismatch: "checksumMismatch"
+        case .signatureInvalid: "signatureInvalid"
+        case .decompressedTooLarge: "decompressedTooLarge"
+        case .incompatibleSchema: "incompatibleSchema"
+        case .databaseCorrupt: "databaseCorrupt"
+        case .importAlreadyInProgress: "importAlreadyInProgress"
+        case .cancelled: "cancelled"
+        case .importFailed: "importFailed"
+        case .referenceMissing: "referenceMissing"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .fileUnreadable(let d): "cannot read the file: \(d)"
+        case let .fileTooLarge(size, limit): "the file is \(size) bytes; the limit is \(limit)"
+        case .notAStolFile(let d): "not a .stol file: \(d)"
+        case .checksumMismatch: "the payload does not match its SHA-256"
+        case .signatureInvalid: "the signature is not valid for any trusted key"
+        case .decompressedTooLarge(let limit): "the database inflates beyond the limit of \(limit) bytes"
+        case let .incompatibleSchema(found, expected): "schema version \(found) is not supported (this engine reads up to \(expected))"
+        case .databaseCorrupt(let d): "the database is corrupt: \(d)"
+        case .importAlreadyInProgress: "an import is already in progress"
+        case .cancelled: "the import was cancelled"
+        case .importFailed(let d): "the import could not be written: \(d)"
+        case .referenceMissing: "no reference database has been imported"
+        }
+    }
+
+    public var rpcError: RPCError {
+        let code = Self.code
+        switch self {
+        case .fileUnreadable(let d): return .kind(code, kind, description, ["detail": .string(d)])
+        case let .fileTooLarge(size, limit): return .kind(code, kind, description, ["size": .integer(Int(size)), "limit": .integer(Int(limit))])
+        case .notAStolFile(let d): return .kind(code, kind, description, ["detail": .string(d)])
+        case .decompressedTooLarge(let limit): return .kind(code, kind, description, ["limit": .integer(Int(limit))])
+        case let .incompatibleSchema(found, expected): return .kind(code, kind, description, ["found": .integer(found), "expected": .integer(expected)])
+        case .databaseCorrupt(let d): return .kind(code, kind, description, ["detail": .string(d)])
+        case .importFailed(let d): return .kind(code, kind, description, ["detail": .string(d)])
+        case .cancelled: return .cancelled
+        case .checksumMismatch, .signatureInvalid, .importAlreadyInProgress, .referenceMissing: return .kind(code, kind, description)
+        }
+    }
+}
+
+/// A cancel flag shared by the import's worker, `database/cancelImport` and `$/cancelRequest`.
+public final class ImportJob: Sendable {
+    private let flag = Atomic<Bool>(false)
+    /// Interrupts a long single step (the integrity check) that has no chunks to check between.
+    private let interrupt = Mutex<(@Sendable () -> Void)?>(nil)
+    public init() {}
+
+    public func cancel() {
+        flag.store(true, ordering: .relaxed)
+        interrupt.withLock { $0 }?()
+    }
+
+    public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+
+    func whileInterruptible<T>(_ onCancel: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+        interrupt.withLock { $0 = onCancel }
+        defer { interrupt.withLock { $0 = nil } }
+        if isCancelled { onCancel() }
+        return try body()
+    }
+}
+
+/// Checks a `.stol` file stage by stage and stages its database in a temporary directory.
+/// Synchronous and blocking: callers run it off the cooperative pool.
+public struct ReferenceImporter: Sendable {
+    public struct Limits: Sendable {
+        public var maxFileBytes: Int64 = 2 << 30
+        public var maxDecompressedBytes: Int64 = 4 << 30
+        public init() {}
+    }
+
+    /// A validated database waiting in the temporary directory.
+    public struct Staged: Sendable {
+        public var stolCopy: URL
+        public var database: URL
+        public var schemaVersion: Int
+        public var signedBy: [UInt8]
+    }
+
+    /// One stage's outcome, for progress and for `stol-engine verify`.
+    public typealias Report = @Sendable (_ fraction: Double, _ message: String) -> Void
+
+    public let temporaryDirectory: URL
+    public let trustedKeys: [[UInt8]]
+    public let limits: Limits
+    static let chunkSize = 1 << 20
+
+    public init(temporaryDirectory: URL, trustedKeys: [[UInt8]], limits: Limits) {
+        self.temporaryDirectory = temporaryDirectory
+        self.trustedKeys = trustedKeys
+        self.limits = limits
+    }
+
+    /// Runs every stage up to the integrity check. On any failure the temporary files are gone.
+    public func stage(_ source: URL, job: ImportJob, report: Report) throws(ReferenceError) -> Staged {
+        let id = UUID().uuidString
+        let copy = temporaryDirectory.appendingPathComponent("import-\(id).stol")
+        let database = temporaryDirectory.appendingPathComponent("import-\(id).sqlite")
+        do {
+            return try run(source, copy: copy, database: database, job: job, report: report)
+        } catch {
+            unlink(copy.path)
+            unlink(database.path)
+            throw error
+        }
+    }
+
+    private func checkCancelled(_ job: ImportJob) throws(ReferenceError) {
+        if job.isCancelled { throw .cancelled }
+    }
+
+    private func run(_ source: URL, copy: URL, database: URL, job: ImportJob, report: Report) throws(ReferenceError) -> Staged {
+        // 1. Copy into the temporary directory (same filesystem as the destination).
+        report(0, "copying")
+        let input: RawFile
+        do { input = try RawFile(reading: source) } catch { throw .fileUnreadable("\(source.path): \(error)") }
+        guard let sourceSize = input.regularFileSize() else { throw .fileUnreadable("\(source.path) is not a regular file") }
+        if sourceSize > limits.maxFileBytes { throw .fileTooLarge(size: sourceSize, limit: limits.maxFileBytes) }
+        do { try FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true) } catch {
+            throw .importFailed("\(temporaryDirectory.path): \(error)")
+        }
+        var copied: Int64 = 0
+        do {
+            let output = try RawFile(creating: copy)
+            var buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+            while true {
+                try checkCancelled(job)
+                let n: Int
+                do { n = try input.read(into: &buffer) } catch { throw ReferenceError.fileUnreadable("\(error)") }
+                if n == 0 { break }
+                copied += Int64(n)
+                if copied > limits.maxFileBytes { throw ReferenceError.fileTooLarge(size: copied, limit: limits.maxFileBytes) }
+                do { try output.write(n == buffer.count ? buffer : Array(buffer[0..<n])) } catch { throw ReferenceError.importFailed("\(error)") }
+                report(0.2 * Double(copied) / Double(max(sourceSize, 1)), "copying")
+            }
+        } catch let error as ReferenceError {
+            throw error
+        } catch {
+            throw .importFailed("\(error)")
+        }
+
+        // 2. Size limits.
+        report(0.2, "checking size")
+        guard copied >= 1 else { throw .notAStolFile("the file is empty") }
+        if copied > limits.maxFileBytes { throw .fileTooLarge(size: copied, limit: limits.maxFileBytes) }
+
+        // 3. Magic and header.
+        report(0.21, "checking header")
+        let file: RawFile
+        do { file = try RawFile(reading: copy) } catch { throw .importFailed("\(error)") }
+        var headerBytes = [UInt8](repeating: 0, count: StolFormat.headerSize)
+        let headerRead: Int
+        do { headerRead = try file.read(into: &headerBytes) } catch { throw .importFailed("\(error)") }
+        guard headerRead >= StolFormat.magic.count, Array(headerBytes[0..<StolFormat.magic.count]) == StolFormat.magic else {
+            throw .notAStolFile("wrong magic bytes")
+        }
+        guard headerRead == StolFormat.headerSize, let header = StolFormat.parseHeader(headerBytes) else {
+            throw .notAStolFile("the file ends inside the \(StolFormat.headerSize)-byte header")
+        }
+        let payloadSize = copied - Int64(StolFormat.headerSize)
+
+        // 4. SHA-256 of the payload.
+        report(0.22, "verifying checksum")
+        var hasher = SHA256Hasher()
+        var hashed: Int64 = 0
+        var buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+        while true {
+            try checkCancelled(job)
+            let n: Int
+            do { n = try file.read(into: &buffer) } catch { throw .importFailed("\(error)") }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            hashed += Int64(n)
+            report(0.22 + 0.18 * Double(hashed) / Double(max(payloadSize, 1)), "verifying checksum")
+        }
+        guard hasher.finalize() == header.payloadSHA256 else { throw .checksumMismatch }
+
+        // 5. Signature.
+        report(0.4, "verifying signature")
+        guard let key = trustedKeys.first(where: { Signing.verify(signature: header.signature, message: header.signedMessage, publicKey: $0) }) else {
+            throw .signatureInvalid
+        }
+
+        // 6. Decompress, stopping the moment the limit is crossed.
+        report(0.41, "decompressing")
+        do { try file.seek(to: Int64(StolFormat.headerSize)) } catch { throw .importFailed("\(error)") }
+        try inflate(file, payloadSize: payloadSize, to: database, job: job, report: report)
+
+        // 7. Open read-only, defensively.
+        try checkCancelled(job)
+        report(0.8, "opening database")
+        let queue: DatabaseQueue
+        do {
+            var config = Configuration()
+            config.readonly = true
+            config.label = "stol.import"
+            config.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA trusted_schema = OFF; PRAGMA query_only = 1; PRAGMA cell_size_check = ON;")
+            }
+            queue = try DatabaseQueue(path: TaxonomyDatabase.immutableURI(database), configuration: config)
+        } catch {
+            throw .databaseCorrupt("cannot open: \(Self.describe(error))")
+        }
+
+        // 8. Schema version: the header's and the database's, both supported and equal.
+        report(0.82, "checking schema version")
+        let stored: Int
+        do {
+            stored = try queue.read { db -> Int in
+                guard try db.tableExists("schema_version"), try db.tableExists("taxa") else {
+                    throw ReferenceError.databaseCorrupt("not a stol taxonomy database (no schema_version or taxa table)")
+                }
+                return try Int.fetchOne(db, sql: "SELECT version FROM schema_version") ?? 0
+            }
+        } catch let error as ReferenceError {
+            throw error
+        } catch {
+            throw .databaseCorrupt(Self.describe(error))
+        }
+        let expected = Schema.currentVersion
+        if Int(header.schemaVersion) > expected { throw .incompatibleSchema(found: Int(header.schemaVersion), expected: expected) }
+        if stored > expected { throw .incompatibleSchema(found: stored, expected: expected) }
+        guard stored >= 1 else { throw .databaseCorrupt("schema version \(stored)") }
+        guard stored == Int(header.schemaVersion) else {
+            throw .databaseCorrupt("the header says schema version \(header.schemaVersion), the database says \(stored)")
+        }
+
+        // 9. Integrity.
+        try checkCancelled(job)
+        report(0.84, "checking integrity")
+        let problems: [String]
+        do {
+            problems = try job.whileInterruptible({ queue.interrupt() }) {
+                try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(20)") }
+            }
+        } catch {
+            try checkCancelled(job)
+            throw .databaseCorrupt(Self.describe(error))
+        }
+        guard problems == ["ok"] else { throw .databaseCorrupt(problems.prefix(5).joined(separator: "; ")) }
+        try checkCancelled(job)
+        report(0.9, "verified")
+        return Staged(stolCopy: copy, database: database, schemaVersion: stored, signedBy: key)
+    }
+
+    private func inflate(_ file: RawFile, payloadSize: Int64, to database: URL, job: ImportJob, report: Report) throws(ReferenceError) {
+        let output: RawFile
+        do { output = try RawFile(creating: database) } catch { throw .importFailed("\(error)") }
+        let strm = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        strm.initialize(to: z_stream())
+        defer { strm.deallocate() }
+        // windowBits 15 + 16: gzip only.
+        guard inflateInit2_(strm, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw .importFailed("inflateInit2 failed")
+        }
+        defer { inflateEnd(strm) }
+        let chunk = Self.chunkSize
+        var inBuffer = [UInt8](repeating: 0, count: chunk)
+        var outBuffer = [UInt8](repeating: 0, count: chunk)
+        var consumed: Int64 = 0
+        var produced: Int64 = 0
+        var memberEnded = false
+        var sawAnyOutput = false
+        while true {
+            try checkCancelled(job)
+            let n: Int
+            do { n = try file.read(into: &inBuffer) } catch { throw .importFailed("\(error)") }
+            if n == 0 { break }
+            consumed += Int64(n)
+            try inBuffer.withUnsafeMutableBufferPointer { (inPtr: inout UnsafeMutableBufferPointer<UInt8>) throws(ReferenceError) in
+                strm.pointee.next_in = inPtr.baseAddress
+                strm.pointee.avail_in = UInt32(n)
+                while strm.pointee.avail_in > 0 {
+                    try checkCancelled(job)
+                    if memberEnded {
+                        inflateReset(strm)
+                        memberEnded = false
+                    }
+                    let status: Int32 = outBuffer.withUnsafeMutableBufferPointer { outPtr in
+                        strm.pointee.next_out = outPtr.baseAddress
+                        strm.pointee.avail_out = UInt32(chunk)
+                        return CZlib.inflate(strm, Z_NO_FLUSH)
+                    }
+                    let made = chunk - Int(strm.pointee.avail_out)
+                    if made > 0 {
+                        sawAnyOutput = true
+                        produced += Int64(made)
+                        if produced > limits.maxDecompressedBytes { throw .decompressedTooLarge(limit: limits.maxDecompressedBytes) }
+                        do { try output.write(made == chunk ? outBuffer : Array(outBuffer[0..<made])) } catch { throw .importFailed("\(error)") }
+                    }
+                    switch status {
+                    case Z_STREAM_END: memberEnded = true
+                    case Z_OK: break
+                    case Z_BUF_ERROR: break
+                    default:
+                        let message = strm.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+                        throw .databaseCorrupt("gzip: \(message)")
+                    }
+                }
+            }
+            report(0.41 + 0.39 * Double(consumed) / Double(max(payloadSize, 1)), "decompressing")
+        }
+        // Drain what zlib still holds once the input is exhausted.
+        while !memberEnded {
+            try checkCancelled(job)
+            let status: Int32 = outBuffer.withUnsafeMutableBufferPointer { outPtr in
+                strm.pointee.next_out = outPtr.baseAddress
+                strm.pointee.avail_out = UInt32(chunk)
+                return CZlib.inflate(strm, Z_FINISH)
+            }
+            let made = chunk - Int(strm.pointee.avail_out)
+            if made > 0 {
+                sawAnyOutput = true
+                produced += Int64(made)
+                if produced > limits.maxDecompressedBytes { throw .decompressedTooLarge(limit: limits.maxDecompressedBytes) }
+                do { try output.write(Array(outBuffer[0..<made])) } catch { throw .importFailed("\(error)") }
+            }
+            if status == Z_STREAM_END { memberEnded = true; break }
+            if made == 0 { throw .databaseCorrupt("gzip: the payload ends unexpectedly") }
+        }
+        guard sawAnyOutput else { throw .databaseCorrupt("the payload holds no data") }
+        do { try output.sync() } catch { throw .importFailed("\(error)") }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Imports, activates and deactivates the reference database in `<data-dir>/Databases`.
+///
+/// One import at a time; switches are refused while one runs, so the file under
+/// `reference.sqlite` never changes between an import's checks and its rename. The bundled
+/// database is never written, moved or deleted.
+public actor ReferenceService {
+    public nonisolated let dataDirectory: URL
+    public nonisolated let importer: ReferenceImporter
+    private let provider: DatabaseProvider
+    private let settings: ReferenceSettings
+    private let logger: Logger
+    private var job: ImportJob?
+    private let queue = DispatchQueue(label: "stol.reference.import", qos: .userInitiated)
+
+    public nonisolated var referenceURL: URL { Self.referenceURL(dataDirectory) }
+    public nonisolated var temporaryDirectory: URL { Self.temporaryDirectory(dataDirectory) }
+
+    static func referenceURL(_ dataDirectory: URL) -> URL {
+        dataDirectory.appendingPathComponent("Databases/reference.sqlite")
+    }
+
+    static func temporaryDirectory(_ dataDirectory: URL) -> URL {
+        dataDirectory.appendingPathComponent("tmp")
+    }
+
+    public init(dataDirectory: URL, trustedKeys: [[UInt8]], limits: ReferenceImporter.Limits, provider: DatabaseProvider, logger: Logger) {
+        self.dataDirectory = dataDirectory
+        self.importer = ReferenceImporter(temporaryDirectory: Self.temporaryDirectory(dataDirectory), trustedKeys: trustedKeys, limits: limits)
+        self.provider = provider
+        self.settings = ReferenceSettings(dataDirectory: dataDirectory)
+        self.logger = logger
+    }
+
+    /// At engine start: removes leftovers of an interrupted import and opens the reference database
+    /// if the setting says it is active. A missing, corrupt or incompatible one resets the setting.
+    public static func recover(dataDirectory: URL, logger: Logger) -> TaxonomyDatabase? {
+        let tmp = temporaryDirectory(dataDirectory)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp.path)) ?? [] {
+            logger.info("removing leftover temporary file \(name)")
+            try? FileManager.default.removeItem(at: tmp.appendingPathComponent(name))
+        }
+        let settings = ReferenceSettings(dataDirectory: dataDirectory)
+        guard settings.referenceActive else { return nil }
+        let url = referenceURL(dataDirectory)
+        let reason: String
+        if !FileManager.default.fileExists(atPath: url.path) {
+            reason = "is missing"
+        } else {
+            do {
+                let database = try TaxonomyDatabase(url: url, source: .reference)
+                logger.info("reference database: \(database.taxaCount) taxa, schema \(database.schemaVersion)")
+                return database
+            } catch {
+                reason = "cannot be used (\(error))"
+            }
+        }
+        logger.warning("the reference database \(reason); falling back to the bundled database")
+        do { try settings.setReferenceActive(false) } catch { logger.error("cannot reset \(settings.url.path): \(error)") }
+        return nil
+    }
+
+    public var referenceAvailable: Bool { FileManager.default.fileExists(atPath: referenceURL.path) }
+
+    /// Stops the running import at its next chunk; false when none is running.
+    public func cancelImport() -> Bool {
+        guard let job else { return false }
+        job.cancel()
+        return true
+    }
+
+    /// The whole import flow; returns the database now active.
+    public func importDatabase(from source: URL, report: @escaping ReferenceImporter.Report) async throws(ReferenceError) -> TaxonomyDatabase {
+        guard job == nil else { throw .importAlreadyInProgress }
+        let job = ImportJob()
+        self.job = job
+        defer { self.job = nil }
+        if Task.isCancelled { throw .cancelled }
+        let importer = self.importer
+        let queue = self.queue
+        // The file work runs on a dispatch queue, never on the cooperative pool.
+        let result: Result<ReferenceImporter.Staged, ReferenceError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    continuation.resume(returning: Result { () throws(ReferenceError) in try importer.stage(source, job: job, report: report) })
+                }
+            }
+        } onCancel: {
+            job.cancel()
+        }
+        let staged = try result.get()
+        if job.isCancelled || Task.isCancelled {
+            unlink(staged.database.path)
+            unlink(staged.stolCopy.path)
+            throw .cancelled
+        }
+        report(0.92, "installing")
+        let database = try install(staged)
+        report(0.97, "activating")
+        await provider.activate(database)
+        logger.info("imported reference database: \(database.taxaCount) taxa, schema \(database.schemaVersion), signed by \(Hex.encode(staged.signedBy))")
+        report(1, "done")
+        return database
+    }
+
+    /// Renames the staged database over `reference.sqlite`, keeping a hard link to the old one
+    /// until the new one has opened and the setting is saved, so any failure can put it back.
+    private func install(_ staged: ReferenceImporter.Staged) throws(ReferenceError) -> TaxonomyDatabase {
+        let fm = FileManager.default
+        let reference = referenceURL
+        let backup = temporaryDirectory.appendingPathComponent("backup-\(UUID().uuidString).sqlite")
+        defer {
+            unlink(staged.stolCopy.path)
+            unlink(staged.database.path)
+        }
+        do { try fm.createDirectory(at: reference.deletingLastPathComponent(), withIntermediateDirectories: true) } catch {
+            throw .importFailed("\(error)")
+        }
+        let hadOld = fm.fileExists(atPath: reference.path)
+        if hadOld, link(reference.path, backup.path) != 0 {
+            throw .importFailed("cannot keep the current reference database aside: \(String(cString: strerror(errno)))")
+        }
+        func restore() {
+            if hadOld { rename(backup.path, reference.path) } else { unlink(reference.path) }
+        }
+        guard rename(staged.database.path, reference.path) == 0 else {
+            let detail = String(cString: strerror(errno))
+            unlink(backup.path)
+            throw .importFailed("cannot move the database into place: \(detail)")
+        }
+        let database: TaxonomyDatabase
+        do {
+            database = try TaxonomyDatabase(url: reference, source: .reference)
+        } catch {
+            restore()
+            if case let .incompatibleSchema(found, expected) = error { throw .incompatibleSchema(found: found, expected: expected) }
+            throw .databaseCorrupt("\(error)")
+        }
+        do { try settings.setReferenceActive(true) } catch {
+            restore()
+            throw .importFailed("cannot save \(settings.url.lastPathComponent): \(error)")
+        }
+        unlink(backup.path)
+        return database
+    }
+
+    /// Makes the imported reference database active; `switched` is false when it already was.
+    public func activate() async throws(ReferenceError) -> (database: TaxonomyDatabase, switched: Bool) {
+        guard job == nil else { throw .importAlreadyInProgress }
+        let current = await provider.current()
+        if current.source == .reference { return (current, false) }
+        guard referenceAvailable else { throw .referenceMissing }
+        let database: TaxonomyDatabase
+        do {
+            database = try TaxonomyDatabase(url: referenceURL, source: .reference)
+        } catch {
+            if case let .incompatibleSchema(found, expected) = error { throw .incompatibleSchema(found: found, expected: expected) }
+            throw .databaseCorrupt("\(error)")
+        }
+        do { try settings.setReferenceActive(true) } catch { throw .importFailed("cannot save \(settings.url.lastPathComponent): \(error)") }
+        await provider.activate(database)
+        return (database, true)
+    }
+
+    /// Makes the bundled database active and, with `delete`, removes the reference file (requests
+    /// still reading it keep their open connection until they finish).
+    public func deactivate(delete: Bool) async throws(ReferenceError) -> (database: TaxonomyDatabase, switched: Bool) {
+        guard job == nil else { throw .importAlreadyInProgress }
+        let current = await provider.current()
+        if current.source == .reference || settings.referenceActive {
+            do { try settings.setReferenceActive(false) } catch { throw .importFailed("cannot save \(settings.url.lastPathComponent): \(error)") }
+        }
+        await provider.activateBundled()
+        if delete, referenceAvailable {
+            do { try FileManager.default.removeItem(at: referenceURL) } catch { throw .importFailed("cannot delete the reference database: \(error)") }
+        }
+        return (provider.bundled, current.source == .reference)
+    }
+}
