@@ -9,4 +9,6 @@ swift build --build-tests
 # suites that block threads would starve each other.
 swift test --skip-build --no-parallel
 python3 protocol/conformance/run.py -- .build/debug/stol-engine
+python3 fuzz/stdio_fuzz.py --seconds 20 --seed 1
+bash fuzz/run.sh 15 -seed=1
 STOL_ENGINE="$PWD/.build/debug/stol-engine" python3 -m pytest -q clients/python-example

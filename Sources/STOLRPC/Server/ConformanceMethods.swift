@@ -19,13 +19,13 @@ extension MethodTable {
             }
             let a = try number(minuend, field: "minuend")
             let b = try number(subtrahend, field: "subtrahend")
-            return .number(format(a - b))
+            return try result(a - b)
         }
         table.onRaw("sum") { params, _ in
             guard case .array(let values)? = params else { throw RPCError.invalidParams(field: nil, "expected an array of numbers") }
             var total = 0.0
             for (i, value) in values.enumerated() { total += try number(value, field: String(i)) }
-            return .number(format(total))
+            return try result(total)
         }
         table.onRaw("notify_hello") { _, _ in 19 }
         table.onRaw("get_data") { _, _ in ["hello", 5] }
@@ -57,6 +57,11 @@ extension MethodTable {
             throw Boom()
         }
         table.on("test/notify") { (params: NotifyParams, context) in
+            // JSON-RPC allows a notification's params to be only an object or an array, or absent.
+            switch params.params {
+            case nil, .null?, .object?, .array?: break
+            default: throw RPCError.invalidParams(field: "params", "must be an object or an array")
+            }
             context.notify(params.method, params.params ?? .null)
             return EmptyResult()
         }
@@ -74,8 +79,10 @@ extension MethodTable {
         return number
     }
 
-    private static func format(_ value: Double) -> String {
-        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
+    /// A finite number as JSON; infinities and NaN have no JSON form, so they are refused.
+    private static func result(_ value: Double) throws -> JSONValue {
+        guard value.isFinite else { throw RPCError.invalidParams(field: nil, "the result is not a finite number") }
+        if value.rounded() == value, abs(value) < 1e15 { return .number(String(Int64(value))) }
+        return .number(String(value))
     }
 }

@@ -22,15 +22,18 @@ public struct RequestContext: Sendable {
 
 /// Encodes server-to-client notifications.
 public enum Notification {
+    /// A notification; `.null` params are left out, as JSON-RPC has no null params.
     public static func encode(method: String, params: JSONValue) -> [UInt8] {
-        encode(method: method, rawParams: JSONWriter.encode(params))
+        encode(method: method, rawParams: params == .null ? nil : JSONWriter.encode(params))
     }
 
-    static func encode(method: String, rawParams: [UInt8]) -> [UInt8] {
+    static func encode(method: String, rawParams: [UInt8]?) -> [UInt8] {
         var out = Array(#"{"jsonrpc":"2.0","method":"#.utf8)
         JSONWriter.writeString(method, into: &out)
-        out.append(contentsOf: #","params":"#.utf8)
-        out.append(contentsOf: rawParams)
+        if let rawParams {
+            out.append(contentsOf: #","params":"#.utf8)
+            out.append(contentsOf: rawParams)
+        }
         out.append(UInt8(ascii: "}"))
         return out
     }
