@@ -40,11 +40,11 @@ import Testing
 
     @Test func lineSeparatorsAreEscapedOnTheWire() async throws {
         let engine = try EngineProcess(["--conformance-methods"])
-        engine.send(#"{"jsonrpc":"2.0","id":1,"method":"test/notify","params":{"method":"x","params":"a\u2028b"}}"#)
+        engine.send(#"{"jsonrpc":"2.0","id":1,"method":"test/notify","params":{"method":"x","params":{"t":"a\u2028b\u2029c"}}}"#)
         _ = await engine.next { $0["id"] == .number("1") }
         engine.closeStdin()
         _ = await engine.waitForExit()
-        #expect(engine.pendingLines.contains(#"{"jsonrpc":"2.0","method":"x","params":"a\u2028b"}"#))
+        #expect(engine.pendingLines.contains(#"{"jsonrpc":"2.0","method":"x","params":{"t":"a\u2028b\u2029c"}}"#))
     }
 
     @Test func exitCodesFollowTheLifecycle() async throws {
