@@ -17,6 +17,8 @@ final class EngineProcess: Sendable {
 
     let process: Process
     let dataDirectory: URL
+    /// Whether this harness made `dataDirectory` (and so removes it); a caller's stays.
+    private let ownsDataDirectory: Bool
     private let stdinFD: Int32
     private let buffers = Buffers()
     private let nextID = Mutex(0)
@@ -43,6 +45,7 @@ final class EngineProcess: Sendable {
         signal(SIGPIPE, SIG_IGN)
         let data = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stol-e2e-\(UUID().uuidString)")
         self.dataDirectory = data
+        self.ownsDataDirectory = dataDirectory == nil && !arguments.contains("--data-dir")
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments.contains("--data-dir") ? arguments : arguments + ["--data-dir", data.path]
@@ -144,7 +147,7 @@ final class EngineProcess: Sendable {
 
     deinit {
         if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: dataDirectory)
+        if ownsDataDirectory { try? FileManager.default.removeItem(at: dataDirectory) }
     }
 
     /// Runs the binary to completion with `arguments`; returns exit code, stdout and stderr.
