@@ -16,6 +16,8 @@ public final class Engine: Sendable {
         public var extraTrustedKeys: [[UInt8]] = []
         /// Size limits of `database/import` (tests lower them).
         public var importLimits = ReferenceImporter.Limits()
+        /// The diagnostics file sink the process's log handler writes to; one is made when absent.
+        public var diagnostics: DiagnosticsLog?
 
         public init(dataDirectory: URL, bundledDatabase: URL? = nil) {
             self.dataDirectory = dataDirectory
@@ -32,11 +34,22 @@ public final class Engine: Sendable {
     let compare: CompareService
     /// The imported reference database (`<data-dir>/Databases/reference.sqlite`).
     public let reference: ReferenceService
+    /// Installed media packs (`<data-dir>/Media`).
+    public let media: MediaService
+    /// The opt-in diagnostics log (`<data-dir>/Diagnostics`).
+    public let diagnostics: DiagnosticsLog
     let logger: Logger
 
     public init(configuration: Configuration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
+        // First, so that start-up lines reach the diagnostics file when the user opted in.
+        let diagnostics = configuration.diagnostics ?? DiagnosticsLog()
+        diagnostics.configure(
+            directory: configuration.dataDirectory.appendingPathComponent("Diagnostics"),
+            redactor: Redactor(dataDirectory: configuration.dataDirectory),
+            enabled: ReferenceSettings(dataDirectory: configuration.dataDirectory).diagnosticsEnabled)
+        self.diagnostics = diagnostics
         let bundledURL = try configuration.bundledDatabase ?? Self.embeddedDatabaseURL()
         let bundled = try TaxonomyDatabase(url: bundledURL, source: .bundled)
         let recovered = ReferenceService.recover(dataDirectory: configuration.dataDirectory, logger: logger)
@@ -45,6 +58,9 @@ public final class Engine: Sendable {
         self.reference = ReferenceService(
             dataDirectory: configuration.dataDirectory, trustedKeys: releaseKey + configuration.extraTrustedKeys,
             limits: configuration.importLimits, provider: databases, logger: logger)
+        self.media = MediaService(
+            dataDirectory: configuration.dataDirectory, trustedKeys: releaseKey + configuration.extraTrustedKeys,
+            limits: configuration.importLimits, logger: logger)
         self.favorites = FavoritesService(directory: configuration.dataDirectory.appendingPathComponent("Favorites"), logger: logger)
         self.lca = LCAService(provider: databases, maxNodes: configuration.lcaMaxNodes, logger: logger)
         self.compare = CompareService(databases: databases, lca: lca)
@@ -73,6 +89,10 @@ public final class Engine: Sendable {
         SearchMethods.register(in: &table, engine: self)
         CompareMethods.register(in: &table, engine: self)
         ReferenceMethods.register(in: &table, engine: self)
+        AboutMethods.register(in: &table, engine: self)
+        StorageMethods.register(in: &table, engine: self)
+        DiagnosticsMethods.register(in: &table, engine: self)
+        MediaMethods.register(in: &table, engine: self)
         return table
     }
 }

@@ -125,12 +125,16 @@ public struct ReferenceImporter: Sendable {
     public let temporaryDirectory: URL
     public let trustedKeys: [[UInt8]]
     public let limits: Limits
+    /// A taxonomy database (`.stol`) or a media pack (`.stolmedia`): the magic, the signed
+    /// message and the schema check differ; every other stage is shared.
+    public let kind: StolFormat.Kind
     static let chunkSize = 1 << 20
 
-    public init(temporaryDirectory: URL, trustedKeys: [[UInt8]], limits: Limits) {
+    public init(temporaryDirectory: URL, trustedKeys: [[UInt8]], limits: Limits, kind: StolFormat.Kind = .database) {
         self.temporaryDirectory = temporaryDirectory
         self.trustedKeys = trustedKeys
         self.limits = limits
+        self.kind = kind
     }
 
     /// Runs every stage up to the integrity check. On any failure the temporary files are gone.
@@ -193,10 +197,11 @@ public struct ReferenceImporter: Sendable {
         var headerBytes = [UInt8](repeating: 0, count: StolFormat.headerSize)
         let headerRead: Int
         do { headerRead = try file.read(into: &headerBytes) } catch { throw .importFailed("\(error)") }
-        guard headerRead >= StolFormat.magic.count, Array(headerBytes[0..<StolFormat.magic.count]) == StolFormat.magic else {
+        let magic = kind.magic
+        guard headerRead >= magic.count, Array(headerBytes[0..<magic.count]) == magic else {
             throw .notAStolFile("wrong magic bytes")
         }
-        guard headerRead == StolFormat.headerSize, let header = StolFormat.parseHeader(headerBytes) else {
+        guard headerRead == StolFormat.headerSize, let header = StolFormat.parseHeader(headerBytes, kind: kind) else {
             throw .notAStolFile("the file ends inside the \(StolFormat.headerSize)-byte header")
         }
         let payloadSize = copied - Int64(StolFormat.headerSize)
@@ -248,18 +253,24 @@ public struct ReferenceImporter: Sendable {
         report(0.82, "checking schema version")
         let stored: Int
         do {
+            let kind = self.kind
             stored = try queue.read { db -> Int in
-                guard try db.tableExists("schema_version"), try db.tableExists("taxa") else {
-                    throw ReferenceError.databaseCorrupt("not a stol taxonomy database (no schema_version or taxa table)")
+                switch kind {
+                case .database:
+                    guard try db.tableExists("schema_version"), try db.tableExists("taxa") else {
+                        throw ReferenceError.databaseCorrupt("not a stol taxonomy database (no schema_version or taxa table)")
+                    }
+                    return try Int.fetchOne(db, sql: "SELECT version FROM schema_version") ?? 0
+                case .media:
+                    return try MediaPackSchema.formatVersion(db)
                 }
-                return try Int.fetchOne(db, sql: "SELECT version FROM schema_version") ?? 0
             }
         } catch let error as ReferenceError {
             throw error
         } catch {
             throw .databaseCorrupt(Self.describe(error))
         }
-        let expected = Schema.currentVersion
+        let expected = kind == .database ? Schema.currentVersion : MediaPackSchema.currentVersion
         if Int(header.schemaVersion) > expected { throw .incompatibleSchema(found: Int(header.schemaVersion), expected: expected) }
         if stored > expected { throw .incompatibleSchema(found: stored, expected: expected) }
         guard stored >= 1 else { throw .databaseCorrupt("schema version \(stored)") }

@@ -1,9 +1,13 @@
 import Foundation
+import Synchronization
 
-/// `<data-dir>/settings.json`: which database the user chose. Written atomically (temporary file,
-/// fsync, rename) and read leniently; keys this engine does not know are kept.
+/// `<data-dir>/settings.json`: which database the user chose, whether diagnostics are kept.
+/// Written atomically (temporary file, fsync, rename) and read leniently; keys this engine does
+/// not know are kept.
 public struct ReferenceSettings: Sendable {
     public let url: URL
+    /// Serialises read-modify-write cycles, so two services saving different keys never lose one.
+    private static let writeLock = Mutex(())
 
     public init(dataDirectory: URL) {
         url = dataDirectory.appendingPathComponent("settings.json")
@@ -16,13 +20,32 @@ public struct ReferenceSettings: Sendable {
     }
 
     /// Whether the reference database should be active; false when the file is missing or unreadable.
-    public var referenceActive: Bool {
-        load()["referenceActive"] as? Bool ?? false
-    }
+    public var referenceActive: Bool { bool("referenceActive") }
 
     public func setReferenceActive(_ active: Bool) throws {
-        var object = load()
-        object["referenceActive"] = active
+        try set("referenceActive", active)
+    }
+
+    /// Whether the opt-in diagnostics log file is kept.
+    public var diagnosticsEnabled: Bool { bool("diagnosticsEnabled") }
+
+    public func setDiagnosticsEnabled(_ enabled: Bool) throws {
+        try set("diagnosticsEnabled", enabled)
+    }
+
+    public func bool(_ key: String) -> Bool {
+        load()[key] as? Bool ?? false
+    }
+
+    public func set(_ key: String, _ value: Bool) throws {
+        try Self.writeLock.withLock { _ in
+            var object = load()
+            object[key] = value
+            try write(object)
+        }
+    }
+
+    private func write(_ object: [String: Any]) throws {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -49,7 +49,8 @@ public enum StolPacker {
 
     /// Packs `database` into `output` (written beside it, then renamed into place).
     @discardableResult
-    public static func pack(database: URL, secretKey: [UInt8], schemaVersion: UInt32, to output: URL, level: Int32 = 6) throws -> StolFormat.Header {
+    public static func pack(database: URL, secretKey: [UInt8], schemaVersion: UInt32, to output: URL, level: Int32 = 6,
+                            kind: StolFormat.Kind = .database) throws -> StolFormat.Header {
         let input = try RawFile(reading: database)
         let temp = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).\(UUID().uuidString).tmp")
         let out = try RawFile(creating: temp)
@@ -96,8 +97,8 @@ public enum StolPacker {
             }
         }
         let digest = hasher.finalize()
-        let signature = Signing.sign(StolFormat.signedMessage(sha256: digest, schemaVersion: schemaVersion), secretKey: secretKey)
-        let header = StolFormat.Header(schemaVersion: schemaVersion, payloadSHA256: digest, signature: signature)
+        let signature = Signing.sign(kind.signedMessage(sha256: digest, schemaVersion: schemaVersion), secretKey: secretKey)
+        let header = StolFormat.Header(schemaVersion: schemaVersion, payloadSHA256: digest, signature: signature, kind: kind)
         try out.write(header.bytes, at: 0)
         try out.sync()
         guard rename(temp.path, output.path) == 0 else { throw PackError.io("cannot write \(output.path): \(String(cString: strerror(errno)))") }

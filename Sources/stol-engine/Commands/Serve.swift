@@ -50,7 +50,8 @@ struct Serve: AsyncParsableCommand {
         // protocol messages can ever reach the client, not even a stray print.
         let protocolFD = StdoutGuard.claimStdout()
         signal(SIGPIPE, SIG_IGN)
-        let logger = common.bootstrapLogging()
+        let diagnostics = DiagnosticsLog()
+        let logger = common.bootstrapLogging(diagnostics: diagnostics)
 
         var options = RPCServer.Options()
         options.serverName = EngineInfo.name
@@ -63,6 +64,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = Engine.Configuration(
             dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? DataDirectory.default(),
             bundledDatabase: database.map { URL(fileURLWithPath: $0) })
+        configuration.diagnostics = diagnostics
         for hex in trustedKey {
             logger.warning("trusting .stol files signed by \(hex) (--trusted-key); only the release key is trusted by default")
             configuration.extraTrustedKeys.append(try Signing.parsePublicKey(hex))

@@ -1,0 +1,208 @@
+import Foundation
+import GRDB
+import Logging
+import STOLRPC
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a media request failed. Import failures carry the same kinds as `database/import` but
+/// answer -32021, so a client can tell which import failed.
+public enum MediaError: Error, Sendable, Equatable, RPCErrorConvertible, CustomStringConvertible {
+    case importFailure(ReferenceError)
+    case packNotFound(String)
+    case packNotDeletable(String)
+
+    public static let code = -32021
+
+    public var description: String {
+        switch self {
+        case .importFailure(let error): "\(error)"
+        case .packNotFound(let id): "no media pack \(id) is installed"
+        case .packNotDeletable(let id): "the media pack \(id) ships with the app and cannot be deleted"
+        }
+    }
+
+    public var rpcError: RPCError {
+        switch self {
+        case .importFailure(let error):
+            var rpc = error.rpcError
+            if rpc.code == ReferenceError.code { rpc.code = Self.code }
+            return rpc
+        case .packNotFound(let id): return .kind(ErrorCode.notFound, "mediaPackNotFound", description, ["id": .string(id)])
+        case .packNotDeletable(let id): return .kind(ErrorCode.notPossible, "mediaPackNotDeletable", description, ["id": .string(id)])
+        }
+    }
+}
+
+/// Installed media packs in `<data-dir>/Media/<packId>.sqlite`, imported from signed `.stolmedia`
+/// files through the same staged, verified path as reference databases.
+public actor MediaService {
+    public struct Pack: Encodable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var version: String
+        public var bytes: Int64
+        public var imageCount: Int
+        /// Bundled packs (none ship today) are never deletable.
+        public var deletable: Bool
+    }
+
+    public struct Image: Sendable {
+        public var taxonID: Int64
+        public var mimeType: String
+        public var width: Int
+        public var height: Int
+        public var credit: String
+        public var license: String
+        public var bytes: Data
+        public var packID: String
+    }
+
+    /// Ids of packs that ship with the app; `media/deletePack` refuses them.
+    public static let bundledPackIDs: Set<String> = []
+
+    public nonisolated let directory: URL
+    public nonisolated let importer: ReferenceImporter
+    private let logger: Logger
+    private var job: ImportJob?
+    private var open: [String: DatabaseQueue] = [:]
+    private let queue = DispatchQueue(label: "stol.media.import", qos: .userInitiated)
+
+    public init(dataDirectory: URL, trustedKeys: [[UInt8]], limits: ReferenceImporter.Limits, logger: Logger) {
+        directory = dataDirectory.appendingPathComponent("Media")
+        importer = ReferenceImporter(temporaryDirectory: ReferenceService.temporaryDirectory(dataDirectory), trustedKeys: trustedKeys, limits: limits, kind: .media)
+        self.logger = logger
+    }
+
+    nonisolated func url(_ id: String) -> URL { directory.appendingPathComponent("\(id).sqlite") }
+
+    /// Installed pack ids, sorted. Blocking directory read; small.
+    nonisolated func installedIDs() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".sqlite") }.map { String($0.dropLast(7)) }.filter(MediaPackSchema.isValidPackID).sorted()
+    }
+
+    private func connection(_ id: String) throws -> DatabaseQueue {
+        if let queue = open[id] { return queue }
+        var config = Configuration()
+        config.readonly = true
+        config.label = "stol.media"
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA trusted_schema = OFF; PRAGMA query_only = 1;") }
+        let queue = try DatabaseQueue(path: TaxonomyDatabase.immutableURI(url(id)), configuration: config)
+        open[id] = queue
+        return queue
+    }
+
+    public func packs() async -> [Pack] {
+        var result: [Pack] = []
+        for id in installedIDs() {
+            guard let queue = try? connection(id) else { continue }
+            let bytes = ((try? FileManager.default.attributesOfItem(atPath: url(id).path))?[.size] as? NSNumber)?.int64Value ?? 0
+            let facts = try? await queue.read { db -> ([String: String], Int) in
+                var info: [String: String] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT key, value FROM media_info") { info[row["key"]] = row["value"] }
+                return (info, try Int.fetchOne(db, sql: "SELECT count(*) FROM images") ?? 0)
+            }
+            guard let (info, count) = facts else { continue }
+            result.append(Pack(id: id, name: info["name"] ?? id, version: info["version"] ?? "", bytes: bytes, imageCount: count,
+                               deletable: !Self.bundledPackIDs.contains(id)))
+        }
+        return result
+    }
+
+    /// The largest image of `taxonID` in any pack (ties: pack id, then insertion order).
+    public func image(for taxonID: Int64) async throws -> Image? {
+        var best: Image?
+        for id in installedIDs() {
+            guard let queue = try? connection(id) else { continue }
+            let found = try await queue.read { db -> Image? in
+                guard let row = try Row.fetchOne(db, sql: """
+                    SELECT taxon_id, mime_type, width, height, credit, license, bytes FROM images
+                    WHERE taxon_id = ? ORDER BY width * height DESC, id LIMIT 1
+                    """, arguments: [taxonID]) else { return nil }
+                return Image(taxonID: row["taxon_id"], mimeType: row["mime_type"], width: row["width"], height: row["height"],
+                             credit: row["credit"], license: row["license"], bytes: row["bytes"], packID: id)
+            }
+            if let found, found.width * found.height > (best.map { $0.width * $0.height } ?? -1) { best = found }
+        }
+        return best
+    }
+
+    public func cancelImport() -> Bool {
+        guard let job else { return false }
+        job.cancel()
+        return true
+    }
+
+    /// Verifies, stages and installs a `.stolmedia`; a pack with the same id is replaced.
+    public func importPack(from source: URL, report: @escaping ReferenceImporter.Report) async throws(MediaError) -> Pack {
+        guard job == nil else { throw .importFailure(.importAlreadyInProgress) }
+        let job = ImportJob()
+        self.job = job
+        defer { self.job = nil }
+        if Task.isCancelled { throw .importFailure(.cancelled) }
+        let importer = self.importer
+        let result: Result<ReferenceImporter.Staged, ReferenceError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    continuation.resume(returning: Result { () throws(ReferenceError) in try importer.stage(source, job: job, report: report) })
+                }
+            }
+        } onCancel: {
+            job.cancel()
+        }
+        let staged: ReferenceImporter.Staged
+        do { staged = try result.get() } catch { throw .importFailure(error) }
+        defer {
+            unlink(staged.stolCopy.path)
+            unlink(staged.database.path)
+        }
+        if job.isCancelled || Task.isCancelled { throw .importFailure(.cancelled) }
+        report(0.92, "installing")
+        let id = try await packID(of: staged.database)
+        let destination = url(id)
+        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+            throw .importFailure(.importFailed("\(error)"))
+        }
+        guard rename(staged.database.path, destination.path) == 0 else {
+            throw .importFailure(.importFailed("cannot move the pack into place: \(String(cString: strerror(errno)))"))
+        }
+        open[id] = nil
+        logger.info("imported media pack \(id), signed by \(Hex.encode(staged.signedBy))")
+        report(1, "done")
+        guard let pack = await packs().first(where: { $0.id == id }) else { throw .importFailure(.databaseCorrupt("the installed pack cannot be read")) }
+        return pack
+    }
+
+    /// The id inside a staged pack, checked like a `media/deletePack` id since it names a file.
+    private func packID(of database: URL) async throws(MediaError) -> String {
+        let id: String?
+        do {
+            var config = Configuration()
+            config.readonly = true
+            let queue = try DatabaseQueue(path: TaxonomyDatabase.immutableURI(database), configuration: config)
+            id = try await queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM media_info WHERE key = 'id'") }
+            try queue.close()
+        } catch {
+            throw .importFailure(.databaseCorrupt("\(error)"))
+        }
+        guard let id, MediaPackSchema.isValidPackID(id) else { throw .importFailure(.databaseCorrupt("the media pack's id is missing or not a valid id")) }
+        return id
+    }
+
+    /// Removes an installed pack; `id` must already be a valid pack id.
+    public func delete(_ id: String) throws(MediaError) {
+        if Self.bundledPackIDs.contains(id) { throw .packNotDeletable(id) }
+        guard installedIDs().contains(id) else { throw .packNotFound(id) }
+        open[id] = nil
+        guard unlink(url(id).path) == 0 else { throw .importFailure(.importFailed("cannot delete \(id): \(String(cString: strerror(errno)))")) }
+        logger.info("deleted media pack \(id)")
+    }
+
+    /// Bytes of every installed pack, for `storage/report`.
+    public func totalBytes() async -> Int64 { await packs().reduce(0) { $0 + $1.bytes } }
+}

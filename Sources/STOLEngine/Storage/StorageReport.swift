@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything the Settings → Storage screen shows, in one result.
+public struct StorageReport: Encodable, Sendable {
+    public struct Bundled: Encodable, Sendable {
+        public var bytes: Int64
+        public var deletable = false
+    }
+
+    public struct Reference: Encodable, Sendable {
+        public var bytes: Int64
+        public var deletable = true
+        public var available: Bool
+        public var active: Bool
+    }
+
+    public struct Favorites: Encodable, Sendable {
+        /// The favourites folder on disk: the database, its WAL, and any damaged file moved aside.
+        public var bytes: Int64
+    }
+
+    public struct Diagnostics: Encodable, Sendable {
+        public var bytes: Int64
+        public var enabled: Bool
+        public var deletable = true
+    }
+
+    public struct Volume: Encodable, Sendable {
+        public var freeBytes: Int64
+        public var totalBytes: Int64
+    }
+
+    public var bundled: Bundled
+    public var reference: Reference
+    public var favorites: Favorites
+    public var mediaPacks: [MediaService.Pack]
+    public var diagnostics: Diagnostics
+    public var volume: Volume
+    /// Present when this run moved a damaged favourites file aside.
+    public var favoritesRecovery: FavoritesRecovery?
+
+    static func fileBytes(_ url: URL) -> Int64 {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return 0 }
+        return Int64(info.st_size)
+    }
+
+    static func directoryBytes(_ url: URL) -> Int64 {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.reduce(0) { $0 + fileBytes(url.appendingPathComponent($1)) }
+    }
+
+    /// Free and total bytes of the volume holding `url` (or its nearest existing parent).
+    static func volume(_ url: URL) -> Volume {
+        var path = url
+        while !FileManager.default.fileExists(atPath: path.path), path.path != "/" { path.deleteLastPathComponent() }
+        var info = statvfs()
+        guard statvfs(path.path, &info) == 0 else { return Volume(freeBytes: 0, totalBytes: 0) }
+        return Volume(freeBytes: Int64(info.f_bavail) * Int64(info.f_frsize), totalBytes: Int64(info.f_blocks) * Int64(info.f_frsize))
+    }
+
+    static func make(engine: Engine) async throws -> StorageReport {
+        let active = await engine.databases.current().source == .reference
+        let recovery = await engine.favorites.recordedRecovery()
+        let packs = await engine.media.packs()
+        let data = engine.configuration.dataDirectory
+        let bundledBytes = engine.databases.bundled.sizeBytes
+        let referenceURL = engine.reference.referenceURL
+        let diagnostics = engine.diagnostics
+        return try await OffPool.run {
+            StorageReport(
+                bundled: Bundled(bytes: bundledBytes),
+                reference: Reference(bytes: fileBytes(referenceURL), available: FileManager.default.fileExists(atPath: referenceURL.path), active: active),
+                favorites: Favorites(bytes: directoryBytes(data.appendingPathComponent("Favorites"))),
+                mediaPacks: packs,
+                diagnostics: Diagnostics(bytes: diagnostics.bytes(), enabled: diagnostics.isEnabled),
+                volume: volume(data),
+                favoritesRecovery: recovery)
+        }
+    }
+}
