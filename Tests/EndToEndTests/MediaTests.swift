@@ -73,7 +73,7 @@ enum TestPNG {
         let csv = kit.file("manifest-\(UUID().uuidString).csv")
         try manifest.write(to: csv, atomically: true, encoding: .utf8)
         return try EngineProcess.run(["pack-media", "--images", kit.file("images").path, "--manifest", csv.path, "--id", id, "--name", name,
-                                      "--version", version, "--key", (key ?? kit.key).path, "--out", out.path])
+                                      "--pack-version", version, "--key", (key ?? kit.key).path, "--out", out.path])
     }
 
     static let kit = Result { () throws -> Kit in

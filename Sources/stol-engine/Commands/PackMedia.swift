@@ -21,8 +21,9 @@ struct PackMedia: ParsableCommand {
     @Option(help: "The pack's display name.")
     var name: String
 
+    // Not `--version`: every subcommand already has that flag, for the engine's own version.
     @Option(help: "The pack's version.")
-    var version: String
+    var packVersion: String
 
     @Option(help: "The secret key file written by keygen.")
     var key: String
@@ -34,7 +35,7 @@ struct PackMedia: ParsableCommand {
         do {
             let secret = try Signing.readSecretKey(at: URL(fileURLWithPath: key))
             let header = try MediaPackBuilder.pack(
-                images: URL(fileURLWithPath: images), manifest: URL(fileURLWithPath: manifest), id: id, name: name, version: version,
+                images: URL(fileURLWithPath: images), manifest: URL(fileURLWithPath: manifest), id: id, name: name, version: packVersion,
                 secretKey: secret, to: URL(fileURLWithPath: out))
             print("payload sha256: \(Hex.encode(header.payloadSHA256))")
             print("public key: \(Hex.encode(try Signing.publicKey(ofSecretKey: secret)))")
