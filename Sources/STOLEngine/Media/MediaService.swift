@@ -145,16 +145,7 @@ public actor MediaService {
         self.job = job
         defer { self.job = nil }
         if Task.isCancelled { throw .importFailure(.cancelled) }
-        let importer = self.importer
-        let result: Result<ReferenceImporter.Staged, ReferenceError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                queue.async {
-                    continuation.resume(returning: Result { () throws(ReferenceError) in try importer.stage(source, job: job, report: report) })
-                }
-            }
-        } onCancel: {
-            job.cancel()
-        }
+        let result = await importer.stage(source, job: job, on: queue, report: report)
         let staged: ReferenceImporter.Staged
         do { staged = try result.get() } catch { throw .importFailure(error) }
         defer {

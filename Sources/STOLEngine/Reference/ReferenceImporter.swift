@@ -138,6 +138,20 @@ public struct ReferenceImporter: Sendable {
     }
 
     /// Runs every stage up to the integrity check. On any failure the temporary files are gone.
+    /// Stages `source` on `queue`, so the file work never runs on the cooperative thread pool;
+    /// cancelling the calling task cancels `job`.
+    public func stage(_ source: URL, job: ImportJob, on queue: DispatchQueue, report: @escaping Report) async -> Result<Staged, ReferenceError> {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    continuation.resume(returning: Result { () throws(ReferenceError) in try self.stage(source, job: job, report: report) })
+                }
+            }
+        } onCancel: {
+            job.cancel()
+        }
+    }
+
     public func stage(_ source: URL, job: ImportJob, report: Report) throws(ReferenceError) -> Staged {
         let id = UUID().uuidString
         let copy = temporaryDirectory.appendingPathComponent("import-\(id).stol")

@@ -84,18 +84,7 @@ public actor ReferenceService {
         self.job = job
         defer { self.job = nil }
         if Task.isCancelled { throw .cancelled }
-        let importer = self.importer
-        let queue = self.queue
-        // The file work runs on a dispatch queue, never on the cooperative pool.
-        let result: Result<ReferenceImporter.Staged, ReferenceError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                queue.async {
-                    continuation.resume(returning: Result { () throws(ReferenceError) in try importer.stage(source, job: job, report: report) })
-                }
-            }
-        } onCancel: {
-            job.cancel()
-        }
+        let result = await importer.stage(source, job: job, on: queue, report: report)
         let staged = try result.get()
         if job.isCancelled || Task.isCancelled {
             unlink(staged.database.path)
