@@ -12,3 +12,4 @@ python3 protocol/conformance/run.py -- .build/debug/stol-engine
 python3 fuzz/stdio_fuzz.py --seconds 20 --seed 1
 bash fuzz/run.sh 15 -seed=1
 STOL_ENGINE="$PWD/.build/debug/stol-engine" python3 -m pytest -q clients/python-example
+python3 bench/run.py --smoke --engine .build/debug/stol-engine

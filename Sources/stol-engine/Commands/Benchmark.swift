@@ -1,11 +1,73 @@
 import ArgumentParser
 import Foundation
 import STOLEngine
+import STOLRPC
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `stol-engine benchmark …`: developer measurements, hidden from help.
 struct Benchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Developer benchmarks.", shouldDisplay: false, subcommands: [LCA.self])
+        abstract: "Developer benchmarks.", shouldDisplay: false, subcommands: [LCA.self, Floor.self])
+
+    /// The protocol-throughput floor: the I/O and JSON work the engine cannot avoid for `taxon/get`,
+    /// without the database. Reads stdin lines with the engine's `InputReader`/`LineFramer`, parses
+    /// each with `JSONParser`, classifies it (`IncomingMessage`), reads the `id` param, encodes a
+    /// response carrying a taxon object (read once from a real engine answer) and writes it through
+    /// `OutputWriter`. `bench/run.py` compares pipelined `taxon/get` against it.
+    struct Floor: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "floor", abstract: "Answer every request with a fixed taxon: the stdio + JSON floor.")
+
+        @Option(help: "A file holding the JSON of one taxon/get result (or a whole response; its result is used).")
+        var taxon: String?
+
+        static let fallback = #"{"id":1,"parentId":null,"rank":"species","scientificName":"Panthera leo","commonName":"Lion","childCount":0,"descendantCount":0,"speciesCount":1,"conservation":null}"#
+
+        func run() throws {
+            let text = try taxon.map { try String(contentsOfFile: $0, encoding: .utf8) } ?? Self.fallback
+            var template = try JSONParser.parse(Array(text.utf8))
+            if let result = template["result"] { template = result }
+            guard case .object(let fields) = template else { throw ValidationError("--taxon must hold a JSON object") }
+            // The reader went away: nothing left to answer.
+            let output = OutputWriter(fd: 1, onBrokenPipe: { Self.quit() })
+            let done = DispatchSemaphore(value: 0)
+            let reader = InputReader(fd: 0, maxLineBytes: 1 << 20)
+            reader.start(
+                gate: { output.waitUntilPending(below: 1 << 20) },
+                onEvent: { event in
+                    guard case .line(let line) = event else { return }
+                    let value: JSONValue
+                    do { value = try JSONParser.parse(line) } catch { return }
+                    guard case .request(let request) = IncomingMessage(value), let id = request.id else { return }
+                    var answer = fields
+                    if let taxonID = request.params?["id"]?.int64Value, let slot = answer.firstIndex(where: { $0.key == "id" }) {
+                        answer[slot].value = .integer(taxonID)
+                    }
+                    var out = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+                    JSONWriter.write(id.json, into: &out)
+                    out.append(contentsOf: #","result":"#.utf8)
+                    JSONWriter.write(.object(answer), into: &out)
+                    out.append(UInt8(ascii: "}"))
+                    output.send(out)
+                },
+                onEnd: { done.signal() })
+            done.wait()
+            output.flush()
+            output.close()
+        }
+
+        static func quit() -> Never {
+            #if canImport(Glibc)
+            Glibc.exit(0)
+            #else
+            Darwin.exit(0)
+            #endif
+        }
+    }
 
     /// Builds a database's in-memory tree and times LCA queries on random pairs.
     struct LCA: AsyncParsableCommand {

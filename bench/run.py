@@ -1,0 +1,740 @@
+#!/usr/bin/env python3
+"""Every benchmark of the engine, each next to its peer or floor, measured in the same run.
+
+    python3 bench/run.py                 # everything (takes many minutes; builds missing databases)
+    python3 bench/run.py --only search   # one section (the others keep their last figures)
+    python3 bench/run.py --smoke         # tiny sizes, embedded database only, no venv: for CI
+
+Sections: startup, throughput, search, lineage, ete3, compare, import, memory, builddb.
+Prints a table and (except with --smoke) writes BENCHMARKS.md from the figures of every section,
+kept in bench/.cache/results.json so that `--only` refreshes one section without losing the rest.
+Large inputs live in bench/.cache/ (gitignored): mammals-birds.sqlite, opentree.sqlite (reused
+from /tmp/opentree.sqlite when present, else built from ../shared/data: ~5 min, 2.6 GB), taxdump
+files for taxopy, packed .stol files. Peers that need PyPI (taxopy) run from bench/.venv, created
+on demand (`python3 -m venv bench/.venv && bench/.venv/bin/pip install taxopy==0.14.0`; the ete3
+section adds ete3==3.1.3, six and numpy).
+"""
+import argparse, datetime, json, os, platform, random, re, shutil, sqlite3, subprocess, sys, tempfile, time, unicodedata
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from engine_client import EMBEDDED_DB, ROOT, Engine, default_engine, log, proc_status, summary  # noqa: E402
+import compare_stdio  # noqa: E402
+import search_latency  # noqa: E402
+
+BENCH = os.path.join(ROOT, "bench")
+CACHE = os.path.join(BENCH, ".cache")
+VENV_PY = os.path.join(BENCH, ".venv", "bin", "python")
+SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "data"))
+MDD = os.path.join(SHARED, "mdd", "MDD_v2.1_6801species.csv.gz")
+AVILIST = os.path.join(SHARED, "avilist", "AviList-v2025-extended.csv.gz")
+OPENTREE_TABLE = os.path.join(SHARED, "opentree", "nodes.tsv.gz")
+SECTIONS = ["startup", "throughput", "search", "lineage", "ete3", "compare", "import", "memory", "builddb"]
+
+ARGS = None
+ENGINE = None
+
+
+# ---------------------------------------------------------------- helpers
+
+def sh(argv, **kw):
+    """Runs argv; returns (seconds, stdout text)."""
+    start = time.perf_counter()
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    out, err = p.communicate()
+    elapsed = time.perf_counter() - start
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed ({p.returncode}): {err[-2000:]}")
+    return elapsed, out
+
+
+# Runs a command as the child of a small fresh process and reports its peak RSS: ru_maxrss of a
+# child forked straight from this (large) Python process would inherit our high-water mark.
+RSS_WRAPPER = r"""
+import os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+open(sys.argv[1], "w").write(f"{time.perf_counter() - start} {usage.ru_maxrss * 1024} {os.waitstatus_to_exitcode(status)}")
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+def run_rss(argv, stdin=None):
+    """Runs argv, returns (seconds, peak RSS bytes, stdout bytes)."""
+    out_file = tempfile.TemporaryFile()
+    fd, stats = tempfile.mkstemp(prefix="stol-bench-rss-")
+    os.close(fd)
+    p = subprocess.run([sys.executable, "-c", RSS_WRAPPER, stats, *argv], stdout=out_file, stderr=subprocess.PIPE, stdin=stdin)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed ({p.returncode}): {p.stderr.decode(errors='replace')[-2000:]}")
+    elapsed, rss, _ = open(stats).read().split()
+    os.remove(stats)
+    out_file.seek(0)
+    return float(elapsed), int(rss), out_file.read()
+
+
+def fmt_ms(s):
+    return f"{s['median']:.3f} ms (p99 {s['p99']:.3f}, min {s['min']:.3f}, max {s['max']:.3f}, n={s['n']})"
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}×" if b else "–"
+
+
+def mb(n):
+    return f"{n / 1e6:.1f} MB"
+
+
+def fold(text):
+    text = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in text if not unicodedata.combining(c))
+
+
+def fts_expression(query):
+    """The engine's FTS5 expression (SearchQuery.ftsExpression): quoted words as prefixes, quoted
+    phrases as phrases, ANDed."""
+    terms = []
+    for m in re.finditer(r'"([^"]*)"|([^"\s]+)', query):
+        if m.group(1) is not None:
+            words = re.findall(r"\w+", fold(m.group(1)))
+            if words:
+                terms.append('"' + " ".join(words) + '"')
+        else:
+            for w in re.findall(r"\w+", fold(m.group(2))):
+                terms.append(f'"{w}"*')
+    return " ".join(terms)
+
+
+def trigram_expression(query):
+    padded = " " + fold(query) + " "
+    grams = []
+    for i in range(len(padded) - 2):
+        g = padded[i:i + 3]
+        if g not in grams:
+            grams.append(g)
+    return " OR ".join('"' + g.replace('"', '""') + '"' for g in grams)
+
+
+class SQLiteCLI:
+    """The sqlite3 command-line tool on pipes, one statement in flight at a time (the same way the
+    engine is driven), so its round trips are the storage floor of a search."""
+
+    def __init__(self, path):
+        self.proc = subprocess.Popen(["sqlite3", "-batch", f"file:{path}?immutable=1"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+
+    def query(self, sql):
+        start = time.perf_counter()
+        self.proc.stdin.write(sql.rstrip(";") + ";\nSELECT '@@end';\n")
+        self.proc.stdin.flush()
+        rows = 0
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("sqlite3 exited: " + self.proc.stderr.read())
+            if line.strip() == "@@end":
+                break
+            rows += 1
+        return (time.perf_counter() - start) * 1000, rows
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def random_ids(path, count, species=False, seed=1):
+    taxa, sp = compare_stdio.sample_ids(path, 0 if species else count, count if species else 0, seed)
+    return sp if species else taxa
+
+
+# ---------------------------------------------------------------- databases
+
+def cached(name):
+    return os.path.join(CACHE, name)
+
+
+BUILT = {}
+
+
+def build_db(args_, out):
+    tmp = out + ".tmp"
+    if os.path.exists(tmp):
+        os.remove(tmp)
+    seconds, rss, _ = run_rss([ENGINE, "build-db", *args_, "--out", tmp])
+    os.replace(tmp, out)
+    return seconds, rss
+
+
+def mammals_birds():
+    path = cached("mammals-birds.sqlite")
+    if not os.path.exists(path):
+        log("building mammals+birds database …")
+        BUILT["mammals+birds"] = build_db(["--mdd", MDD, "--avilist", AVILIST], path)
+    return path
+
+
+def opentree():
+    path = cached("opentree.sqlite")
+    if os.path.exists(path):
+        return path
+    if os.path.exists("/tmp/opentree.sqlite"):
+        return "/tmp/opentree.sqlite"
+    log("building the Open Tree database (about 5 minutes, 2.6 GB) …")
+    BUILT["opentree"] = build_db(["--table", OPENTREE_TABLE], path)
+    return path
+
+
+def databases(smoke):
+    """(label, engine --database or None, file) for the sections that run on several databases."""
+    dbs = [("embedded", None, EMBEDDED_DB)]
+    if not smoke:
+        mb_path = mammals_birds()
+        dbs.append(("mammals+birds", mb_path, mb_path))
+        ot = opentree()
+        dbs.append(("Open Tree", ot, ot))
+    return dbs
+
+
+# ---------------------------------------------------------------- sections
+# Each returns {"rows": [[what, engine, peer-or-floor name, peer figure, ratio], ...], "notes": [...]}
+
+def section_startup(smoke):
+    rounds = 3 if smoke else 10
+    dbs = [("embedded", None, EMBEDDED_DB)] + ([] if smoke else [("Open Tree", opentree(), opentree())])
+    rows = []
+    for label, db_arg, path in dbs:
+        detail_id = random_ids(path, 1, species=True, seed=7)[0]
+        ping, detail, floor, cli = [], [], [], []
+        for r in range(rounds + 1):  # the first round warms the page cache and is dropped
+            with Engine(ENGINE, db_arg) as e:
+                e.call("ping")
+                t_ping = (time.perf_counter() - e.started) * 1000
+            with Engine(ENGINE, db_arg) as e:
+                e.call("taxon/detail", {"id": detail_id})
+                t_detail = (time.perf_counter() - e.started) * 1000
+            with Engine(argv=[ENGINE, "benchmark", "floor"]) as e:
+                e.call("ping")
+                t_floor = (time.perf_counter() - e.started) * 1000
+            start = time.perf_counter()
+            sh(["sqlite3", f"file:{path}?immutable=1", f"SELECT * FROM taxa WHERE id = {detail_id}"])
+            t_cli = (time.perf_counter() - start) * 1000
+            if r:
+                ping.append(t_ping); detail.append(t_detail); floor.append(t_floor); cli.append(t_cli)
+        p, d, f, c = summary(ping), summary(detail), summary(floor), summary(cli)
+        rows.append([f"{label}: spawn → first `ping` answered", fmt_ms(p), "floor: same binary, `benchmark floor`, spawn → `ping`", fmt_ms(f), ratio(p["median"], f["median"])])
+        rows.append([f"{label}: spawn → first `taxon/detail` answered", fmt_ms(d), "peer: `sqlite3` CLI spawn → one row by id", fmt_ms(c), ratio(d["median"], c["median"])])
+    return {"rows": rows, "notes": [f"{rounds} spawns each (after one warm-up spawn), alternating engine, floor and sqlite3."]}
+
+
+def taxon_get_lines(ids, n):
+    return [json.dumps({"jsonrpc": "2.0", "id": i, "method": "taxon/get", "params": {"id": ids[i % len(ids)]}},
+                       separators=(",", ":")).encode() + b"\n" for i in range(n)]
+
+
+def section_throughput(smoke):
+    n = 2000 if smoke else 50000
+    runs = 1 if smoke else 3
+    ids = random_ids(EMBEDDED_DB, 1000)
+    lines = taxon_get_lines(ids, n)
+    with Engine(ENGINE) as e:
+        sample = e.call("taxon/get", {"id": ids[0]})
+    taxon_file = os.path.join(tempfile.mkdtemp(prefix="stol-bench-"), "taxon.json")
+    with open(taxon_file, "w") as f:
+        json.dump(sample, f)
+    engine_rates, floor_rates = [], []
+    for _ in range(runs):
+        with Engine(ENGINE) as e:
+            e.call("ping")
+            seconds, out = e.pipelined(lines, n)
+            assert b'"result"' in out[-1], out[-1][:300]
+            engine_rates.append(n / seconds)
+        with Engine(argv=[ENGINE, "benchmark", "floor", "--taxon", taxon_file]) as e:
+            e.call("ping")
+            seconds, out = e.pipelined(lines, n)
+            floor_rates.append(n / seconds)
+    shutil.rmtree(os.path.dirname(taxon_file), ignore_errors=True)
+    es, fs = summary(engine_rates), summary(floor_rates)
+    fmt = lambda s: f"{s['median']:,.0f} req/s (min {s['min']:,.0f}, max {s['max']:,.0f}, runs={s['n']})"
+    return {"rows": [[f"pipelined `taxon/get`, embedded database, {n:,} requests", fmt(es),
+                      "floor: `benchmark floor` (same reader, parser, classifier, writer; fixed taxon JSON)", fmt(fs),
+                      f"engine ÷ floor = {es['median'] / fs['median']:.2f}"]],
+            "notes": [f"{len(sample and json.dumps(sample))} bytes of taxon JSON per answer; requests written by a thread while the answers are read."]}
+
+
+SCIENTIFIC_FORMS = {
+    "exact (scientific)": ["Panthera leo", "Homo sapiens", "Quercus robur", "Canis lupus", "Escherichia coli", "Passer domesticus"],
+    "prefix (scientific)": ["panthe", "quercu", "escheri", "passeri", "drosoph", "arabidop"],
+    "phrase (scientific)": ['"panthera leo"', '"homo sapiens"', '"quercus robur"', '"canis lupus"', '"escherichia coli"', '"passer domesticus"'],
+    "fuzzy (scientific)": ["Panthera loe", "Homo sapeins", "Quercus robor", "Canis lupsu", "Escherichia colli", "Passer domesticsu"],
+}
+
+
+def section_search(smoke):
+    rounds = 20 if smoke else 200
+    forms = {k: v for k, v in search_latency.FORMS.items() if k != "autocomplete"}
+    rows = []
+    for label, db_arg, path in databases(smoke):
+        db_forms = dict(forms)
+        if label == "Open Tree":  # scientific names only: the common-name queries fall through to fuzzy
+            db_forms.update(SCIENTIFIC_FORMS)
+        with Engine(ENGINE, db_arg) as e:
+            results = search_latency.measure(e, db_forms, rounds)
+        cli = SQLiteCLI(path)
+        for form, queries in db_forms.items():
+            if form.startswith("fuzzy"):
+                sqls = [f"SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH '{trigram_expression(q)}' LIMIT 20" for q in queries]
+            else:
+                sqls = [f"SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH '{fts_expression(q)}' LIMIT 20" for q in queries]
+            for s in sqls:
+                cli.query(s)  # warm-up
+            floor = summary([cli.query(sqls[i % len(sqls)])[0] for i in range(rounds)])
+            s = results[form]
+            rows.append([f"{label}: {form} (e.g. `{queries[0]}`)", fmt_ms(s), "floor: sqlite3 CLI, same FTS5 MATCH … LIMIT 20" + (" on fts_trigram" if form.startswith("fuzzy") else ""), fmt_ms(floor), ratio(s["median"], floor["median"])])
+            if not form.startswith("fuzzy"):
+                # The same MATCH ranked as the engine's full-text stage ranks it: bm25 over every match.
+                ranked_sql = [q.replace("WHERE fts_taxa MATCH", "WHERE fts_taxa MATCH").replace(" LIMIT 20", " ORDER BY bm25(fts_taxa, 0.0, 10.0, 5.0, 2.0), rowid LIMIT 20") for q in sqls]
+                for q in ranked_sql:
+                    cli.query(q)
+                ranked = summary([cli.query(ranked_sql[i % len(ranked_sql)])[0] for i in range(rounds)])
+                rows.append([f"{label}: {form}, same engine figure", "(as above)", "floor: sqlite3 CLI, same MATCH ranked by bm25 (ORDER BY bm25 … LIMIT 20)", fmt_ms(ranked), ratio(s["median"], ranked["median"])])
+        cli.close()
+    return {"rows": rows, "notes": [f"{rounds} queries per form round-robin over 6 queries, one in flight; sqlite3 driven over pipes the same way. "
+                                    "The floor for fuzzy is the first 20 rows of an OR of all the query's trigrams."]}
+
+
+def write_taxdump(path, out_dir):
+    """NCBI-style nodes.dmp/names.dmp of a database's tree, for taxopy."""
+    nodes, names = os.path.join(out_dir, "nodes.dmp"), os.path.join(out_dir, "names.dmp")
+    if os.path.exists(names):
+        return nodes, names
+    os.makedirs(out_dir, exist_ok=True)
+    db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    with open(nodes + ".tmp", "w") as fn, open(names + ".tmp", "w") as fa:
+        for tid, parent, rank, name in db.execute("SELECT id, parent_id, rank, scientific_name FROM taxa"):
+            fn.write(f"{tid}\t|\t{parent if parent is not None else tid}\t|\t{rank or 'no rank'}\t|\n")
+            fa.write(f"{tid}\t|\t{name}\t|\t\t|\tscientific name\t|\n")
+    db.close()
+    os.replace(nodes + ".tmp", nodes)
+    os.replace(names + ".tmp", names)
+    return nodes, names
+
+
+TAXOPY_SCRIPT = r"""
+import json, random, resource, sys, time
+import taxopy
+nodes, names, ids_file, n_lineage, n_lca = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+ids = json.load(open(ids_file))
+t = time.perf_counter()
+db = taxopy.TaxDb(nodes_dmp=nodes, names_dmp=names, keep_files=True)
+load = time.perf_counter() - t
+rng = random.Random(3)
+t = time.perf_counter()
+for i in range(n_lineage):
+    taxopy.Taxon(ids[i % len(ids)], db).taxid_lineage
+lineage = time.perf_counter() - t
+taxa = [taxopy.Taxon(i, db) for i in ids[:2000]]
+t = time.perf_counter()
+for i in range(n_lca):
+    a, b = rng.choice(taxa), rng.choice(taxa)
+    taxopy.find_lca([a, b], db)
+lca = time.perf_counter() - t
+print(json.dumps({"load": load, "lineage_rate": n_lineage / lineage, "lca_rate": n_lca / lca,
+                  "rss": int(next(l for l in open("/proc/self/status") if l.startswith("VmHWM")).split()[1]) * 1024}))
+"""
+
+
+def ensure_venv():
+    if not os.path.exists(VENV_PY):
+        log("creating bench/.venv with taxopy …")
+        subprocess.run([sys.executable, "-m", "venv", os.path.join(BENCH, ".venv")], check=True)
+        subprocess.run([VENV_PY, "-m", "pip", "install", "-q", "taxopy==0.14.0"], check=True)
+
+
+def batched_lines(method, params_list, batch):
+    lines, rid = [], 0
+    for start in range(0, len(params_list), batch):
+        entries = []
+        for p in params_list[start:start + batch]:
+            rid += 1
+            entries.append({"jsonrpc": "2.0", "id": rid, "method": method, "params": p})
+        lines.append(json.dumps(entries, separators=(",", ":")).encode() + b"\n")
+    return lines
+
+
+def section_lineage(smoke):
+    if smoke:
+        label, db_arg, path = "embedded", None, EMBEDDED_DB
+        n_lineage, n_lca_stdio, pairs = 2000, 1000, 100000
+    else:
+        label, db_arg, path = "Open Tree", opentree(), opentree()
+        n_lineage, n_lca_stdio, pairs = 100000, 20000, 1000000
+    ids = random_ids(path, 20000, seed=5)
+    rng = random.Random(9)
+    rows, notes = [], []
+    with Engine(ENGINE, db_arg) as e:
+        compare_stdio.wait_ready(e)
+        anc = [{"id": ids[i % len(ids)]} for i in range(n_lineage)]
+        lines = batched_lines("taxon/ancestors", anc, 100)
+        seconds, out = e.pipelined(lines, len(lines))
+        lineage_rate = n_lineage / seconds
+        pairs_params = [{"a": rng.choice(ids), "b": rng.choice(ids)} for _ in range(n_lca_stdio)]
+        lines = batched_lines("compare/taxa", pairs_params, 100)
+        seconds, out = e.pipelined(lines, len(lines))
+        lca_stdio_rate = n_lca_stdio / seconds
+    _, _, text = run_rss([ENGINE, "benchmark", "lca", "--database", path, "--pairs", str(pairs), "--runs", "3", "--source", "tour"])
+    text = text.decode()
+    m = re.search(r"lca: ([\d.]+) M queries/s", text)
+    inproc = float(m.group(1)) * 1e6 if m else 0
+    build = re.search(r"build from tour \((\w+)\): ([\d.]+) s, (\d+) nodes, ([\d.]+) MB", text)
+    notes.append("in-process: " + " | ".join(l for l in text.splitlines() if l.startswith(("build", "lca", "distance"))))
+    taxopy = None
+    if not smoke:
+        ensure_venv()
+        dump_dir = cached("taxdump-" + os.path.basename(path).replace(".sqlite", ""))
+        t0 = time.perf_counter()
+        reused = os.path.exists(os.path.join(dump_dir, "names.dmp"))
+        nodes, names = write_taxdump(path, dump_dir)
+        notes.append(f"NCBI-style nodes.dmp/names.dmp for taxopy {'reused from' if reused else f'written in {time.perf_counter() - t0:.1f} s to'} {os.path.relpath(dump_dir, ROOT)}")
+        ids_file = os.path.join(tempfile.mkdtemp(prefix="stol-bench-"), "ids.json")
+        json.dump(ids, open(ids_file, "w"))
+        _, _, out = run_rss([VENV_PY, "-c", TAXOPY_SCRIPT, nodes, names, ids_file, str(n_lineage), "20000"])
+        shutil.rmtree(os.path.dirname(ids_file), ignore_errors=True)
+        taxopy = json.loads(out.decode().strip().splitlines()[-1])
+        notes.append(f"taxopy 0.14.0: TaxDb loaded in {taxopy['load']:.1f} s, peak RSS {mb(taxopy['rss'])}; LCA on 20,000 random pairs, rate extrapolated to 1,000,000.")
+        notes.append("ete3, loaded with the same whole tree: section 4b (`--only ete3`).")
+    peer = lambda key: (f"{taxopy[key]:,.0f} /s" + (f" (1 M pairs ≈ {1e6 / taxopy[key]:.0f} s)" if key == "lca_rate" else f" ({n_lineage / taxopy[key]:.2f} s)")) if taxopy else "not measured (smoke)"
+    peer_ratio = lambda v, key: (f"engine ÷ taxopy = {v / taxopy[key]:.3g}" if taxopy else "–")
+    rows.append([f"{label}: {n_lineage:,} random lineages, `taxon/ancestors` over stdio (batches of 100)",
+                 f"{lineage_rate:,.0f} /s ({n_lineage / lineage_rate:.2f} s)", "peer: taxopy `Taxon(id).taxid_lineage` in-process", peer("lineage_rate"), peer_ratio(lineage_rate, "lineage_rate")])
+    rows.append([f"{label}: LCA, `compare/taxa` over stdio (batches of 100, {n_lca_stdio:,} pairs)",
+                 f"{lca_stdio_rate:,.0f} /s (1 M pairs ≈ {1e6 / lca_stdio_rate:.0f} s)", "peer: taxopy `find_lca` in-process", peer("lca_rate"), peer_ratio(lca_stdio_rate, "lca_rate")])
+    rows.append([f"{label}: LCA in-process (`benchmark lca`, {pairs:,} random pairs, median of 3)",
+                 f"{inproc / 1e6:,.1f} M /s", "peer: taxopy `find_lca`", peer("lca_rate"), peer_ratio(inproc, "lca_rate")])
+    if build:
+        rows.append([f"{label}: LCA index build (from {build.group(1)})", f"{build.group(2)} s, {int(build.group(3)):,} nodes, {build.group(4)} MB",
+                     "peer: taxopy TaxDb load (dicts, no LCA index)", f"{taxopy['load']:.1f} s" if taxopy else "–",
+                     (f"{float(build.group(2)) / taxopy['load']:.2f}×" if taxopy else "–")])
+    return {"rows": rows, "notes": notes, "taxopy": taxopy}
+
+
+ETE3_SCRIPT = r"""
+import json, random, sqlite3, sys, time
+import ete3
+path, clade, n_lineage, n_lca = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+rows = db.execute("WITH RECURSIVE sub(id, parent) AS (SELECT id, NULL FROM taxa WHERE scientific_name = ? "
+                  "UNION ALL SELECT t.id, t.parent_id FROM taxa t JOIN sub ON t.parent_id = sub.id) SELECT id, parent FROM sub", (clade,)).fetchall()
+t = time.perf_counter()
+nodes = {}
+root = None
+for tid, parent in rows:
+    node = ete3.TreeNode(name=str(tid))
+    nodes[tid] = node
+    if parent is None:
+        root = node
+    else:
+        nodes[parent].add_child(node)
+build = time.perf_counter() - t
+rng = random.Random(4)
+ids = list(nodes)
+t = time.perf_counter()
+for _ in range(n_lineage):
+    nodes[rng.choice(ids)].get_ancestors()
+lineage = time.perf_counter() - t
+t = time.perf_counter()
+for _ in range(n_lca):
+    root.get_common_ancestor(nodes[rng.choice(ids)], nodes[rng.choice(ids)])
+lca = time.perf_counter() - t
+print(json.dumps({"nodes": len(rows), "build": build, "lineage_rate": n_lineage / lineage, "lca_rate": n_lca / lca,
+                  "rss": int(next(l for l in open("/proc/self/status") if l.startswith("VmHWM")).split()[1]) * 1024}))
+"""
+
+
+def section_ete3(smoke):
+    """ete3 (one Python TreeNode per node) loaded with the whole Open Tree tree, next to the engine."""
+    if smoke:
+        return {"rows": [["ete3", "not run with --smoke", "–", "–", "–"]], "notes": []}
+    ensure_venv()
+    subprocess.run([VENV_PY, "-m", "pip", "install", "-q", "ete3==3.1.3", "six", "numpy"], check=True)
+    path = opentree()
+    clade = sqlite3.connect(f"file:{path}?immutable=1", uri=True).execute(
+        "SELECT scientific_name FROM taxa WHERE parent_id IS NULL LIMIT 1").fetchone()[0]
+    _, _, out = run_rss([VENV_PY, "-c", ETE3_SCRIPT, path, clade, "20000", "2000"])
+    r = json.loads(out.decode().strip().splitlines()[-1])
+    lin = load_results().get("lineage", {})
+    taxopy = lin.get("taxopy")
+    rows_4 = lin.get("rows", [])
+    find = lambda key: next((row for row in rows_4 if key in row[0]), None)
+    rate = lambda text: float(re.match(r"([\d,.]+) (M )?/s", text).group(1).replace(",", "")) * (1e6 if " M /s" in text else 1)
+    lineage, inproc, stdio = find("lineages"), find("in-process"), find("compare/taxa")
+    rows = [[f"Open Tree ({r['nodes']:,} nodes): load the tree", inproc and find("index build")[1] or "–",
+             "peer: ete3 3.1.3, TreeNode per node (after reading the rows)", f"{r['build']:.1f} s, peak RSS {mb(r['rss'])}",
+             (f"{float(inproc and find('index build')[1].split(' s')[0]) / r['build']:.2f}×" if inproc and find("index build") else "–")]]
+    if lineage:
+        rows.append(["Open Tree: random lineages, `taxon/ancestors` over stdio (section 4)", lineage[1],
+                     "peer: ete3 `node.get_ancestors()` (20,000 random nodes)", f"{r['lineage_rate']:,.0f} /s",
+                     f"engine ÷ ete3 = {rate(lineage[1]) / r['lineage_rate']:.3g}"])
+    if inproc:
+        rows.append(["Open Tree: LCA in-process (section 4)", inproc[1], "peer: ete3 `get_common_ancestor` (2,000 random pairs)",
+                     f"{r['lca_rate']:,.0f} /s (1 M pairs ≈ {1e6 / r['lca_rate']:.0f} s)", f"engine ÷ ete3 = {rate(inproc[1]) / r['lca_rate']:.3g}"])
+    if stdio:
+        rows.append(["Open Tree: LCA, `compare/taxa` over stdio (section 4)", stdio[1], "peer: ete3 `get_common_ancestor`",
+                     f"{r['lca_rate']:,.0f} /s", f"engine ÷ ete3 = {rate(stdio[1]) / r['lca_rate']:.3g}"])
+    return {"rows": rows, "notes": ["Engine figures are those of section 4 (same database, same code); ete3 is measured in this section. "
+                                    "The first row's engine figure is the in-memory LCA index build."]}
+
+
+def section_compare(smoke):
+    rounds = 30 if smoke else 500
+    rows = []
+    for label, db_arg, path in databases(smoke):
+        taxa, species = compare_stdio.sample_ids(path, 4 * rounds, 2 * rounds)
+        with Engine(ENGINE, db_arg) as e:
+            results, stats = compare_stdio.measure(e, taxa, species, rounds)
+            for _ in range(20):
+                e.call("ping")
+            ping = summary([e.timed("ping")[0] for _ in range(rounds)])
+        for what, s in results.items():
+            rows.append([f"{label}: {what}", fmt_ms(s), "floor: `ping` round trip, same engine", fmt_ms(ping), ratio(s["median"], ping["median"])])
+    return {"rows": rows, "notes": [f"{rounds} requests per method, one in flight; random taxa/species sampled from the database file."]}
+
+
+def section_import(smoke):
+    sources = [("embedded", EMBEDDED_DB)] if smoke else [("mammals+birds", mammals_birds())]
+    if ARGS.import_opentree and not smoke:
+        sources.append(("Open Tree", opentree()))
+    rows, notes = [], []
+    work = tempfile.mkdtemp(prefix="stol-bench-import-")
+    key = os.path.join(work, "key")
+    _, pub = sh([ENGINE, "keygen", "--out", key])
+    pub = pub.strip().split()[-1]
+    for label, path in sources:
+        stol = os.path.join(work, os.path.basename(path) + ".stol")
+        pack_s, _ = sh([ENGINE, "pack", "--db", path, "--key", key, "--out", stol])
+        size = os.path.getsize(stol)
+        engine_times, floor_times, stages_all = [], [], []
+        for _ in range(1 if smoke or label == "Open Tree" else 3):
+            with Engine(ENGINE, extra=["--trusted-key", pub]) as e:
+                e.call("ping")
+                marks = []
+                e.on_notification = lambda m: marks.append((time.perf_counter(), m["params"]["value"].get("message"))) if m.get("method") == "$/progress" else None
+                start = time.perf_counter()
+                e.call("database/import", {"path": stol, "_meta": {"progressToken": "imp"}})
+                end = time.perf_counter()
+            engine_times.append(end - start)
+            stages, last = {}, None
+            for t, msg in marks:
+                if last and last[1] != msg:
+                    stages[last[1]] = stages.get(last[1], 0) + t - last[0]
+                    last = (t, msg)
+                elif not last:
+                    last = (t, msg)
+            stages_all.append(stages)
+            start = time.perf_counter()
+            subprocess.run(f"tail -c +109 '{stol}' | gzip -dc | sha256sum", shell=True, check=True, stdout=subprocess.DEVNULL)
+            floor_times.append(time.perf_counter() - start)
+        es, fs = summary(engine_times), summary(floor_times)
+        rows.append([f"{label}: `database/import` end to end ({mb(size)} .stol, {mb(os.path.getsize(path))} database)",
+                     f"{es['median']:.2f} s = {size / es['median'] / 1e6:.1f} MB/s (min {es['min']:.2f}, max {es['max']:.2f}, runs={es['n']})",
+                     "floor: `gzip -dc FILE | sha256sum` (payload)", f"{fs['median']:.2f} s = {size / fs['median'] / 1e6:.1f} MB/s",
+                     ratio(es["median"], fs["median"])])
+        stages = stages_all[len(stages_all) // 2]
+        notes.append(f"{label} stages (median run, seconds): " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items() if v >= 0.005)
+                     + f"; packing took {pack_s:.1f} s.")
+    shutil.rmtree(work, ignore_errors=True)
+    if not ARGS.import_opentree and not smoke:
+        notes.append("Open Tree import not run (pass --import-opentree; ~1.3 GB database).")
+    return {"rows": rows, "notes": notes}
+
+
+def section_memory(smoke):
+    rows, notes = [], []
+    with Engine(ENGINE) as e:
+        e.call("ping")
+        e.call("search/query", {"query": "lion"})
+        time.sleep(0.3)
+        idle = e.status("VmHWM")
+    with Engine(argv=[ENGINE, "benchmark", "floor"]) as e:
+        e.call("ping")
+        floor = e.status("VmHWM")
+    rows.append(["embedded database, idle after `ping` + one search: peak RSS (VmHWM)", mb(idle), "floor: `benchmark floor` (same binary, no database)", mb(floor), ratio(idle, floor)])
+    if not smoke:
+        ot = opentree()
+        with Engine(ENGINE, ot) as e:
+            stats = compare_stdio.wait_ready(e)
+            e.call("search/query", {"query": "Panthera leo"})
+            ids = random_ids(ot, 10, seed=2)
+            e.call("compare/taxa", {"a": ids[0], "b": ids[1]}, allowed=("noCommonAncestor",))
+            peak, rss = e.status("VmHWM"), e.status("VmRSS")
+        cached_results = load_results().get("lineage", {})
+        taxopy = cached_results.get("taxopy")
+        rows.append([f"Open Tree active, LCA index ready ({stats['nodes']:,} nodes, {mb(stats['bytes'])}): peak RSS",
+                     f"{mb(peak)} (now {mb(rss)})", "peer: taxopy TaxDb of the same tree",
+                     mb(taxopy["rss"]) if taxopy else "run `--only lineage` first", ratio(peak, taxopy["rss"]) if taxopy else "–"])
+    return {"rows": rows, "notes": notes}
+
+
+def section_builddb(smoke):
+    rows, notes = [], []
+    work = tempfile.mkdtemp(prefix="stol-bench-build-")
+    s, rss = build_db(["--taxa", os.path.join(ROOT, "dataset", "default")], os.path.join(work, "default.sqlite"))
+    rows.append(["`dataset/default` (embedded)", f"{s:.1f} s, peak {mb(rss)}", "README figure", "1.0 s, 41 MB", "–"])
+    if not smoke:
+        s, rss = build_db(["--mdd", MDD, "--avilist", AVILIST], os.path.join(work, "mb.sqlite"))
+        rows.append(["MDD + AviList (mammals+birds)", f"{s:.1f} s, peak {mb(rss)}", "README figure", "5.7 s, 138 MB", "–"])
+        if ARGS.build_opentree and "opentree" not in BUILT:
+            log("building the Open Tree database (about 5 minutes, 2.6 GB) …")
+            BUILT["opentree"] = build_db(["--table", OPENTREE_TABLE], cached("opentree.sqlite"))
+        if "opentree" in BUILT:
+            s, rss = BUILT["opentree"]
+            rows.append(["Open Tree (`--table`)", f"{s:.0f} s, peak {mb(rss)} (this run)", "README figure", "5 min 5 s, 2.6 GB", "–"])
+        else:
+            rows.append(["Open Tree (`--table`)", "not re-measured (cited)", "README figure", "5 min 5 s, 2.6 GB", "–"])
+    shutil.rmtree(work, ignore_errors=True)
+    notes.append("Peak memory is the child's ru_maxrss (wait4). There is no peer tool building the same schema; the floor "
+                 "for the Open Tree build is reading the table (`gzip -dc nodes.tsv.gz`), see README stages.")
+    return {"rows": rows, "notes": notes}
+
+
+HEADLINES = [
+    ("startup", "embedded: spawn → first `ping`"), ("startup", "Open Tree: spawn → first `ping`"),
+    ("startup", "Open Tree: spawn → first `taxon/detail`"), ("throughput", "pipelined"),
+    ("search", "embedded: exact"), ("search", "Open Tree: exact (scientific)"), ("search", "Open Tree: prefix (scientific) (e.g."),
+    ("search", "Open Tree: fuzzy (scientific)"), ("lineage", "Open Tree: 100,000"), ("lineage", "Open Tree: LCA in-process"),
+    ("lineage", "Open Tree: LCA, `compare/taxa`"), ("ete3", "Open Tree: LCA in-process"), ("compare", "Open Tree: compare/taxa"), ("import", "Open Tree"),
+    ("import", "mammals+birds"), ("memory", "embedded"), ("memory", "Open Tree"), ("builddb", "MDD"), ("builddb", "Open Tree"),
+]
+
+TITLES = {
+    "startup": "1. Start-up", "throughput": "2. Protocol throughput", "search": "3. Search latency",
+    "lineage": "4. Lineage and LCA", "ete3": "4b. Lineage and LCA next to ete3", "compare": "5. compare/taxa and compare/relatives", "import": "6. Import",
+    "memory": "7. Memory", "builddb": "8. build-db",
+}
+
+
+# ---------------------------------------------------------------- report
+
+def machine():
+    cpu = open("/proc/cpuinfo").read()
+    model = re.search(r"model name\s*:\s*(.*)", cpu)
+    cores = len(re.findall(r"^processor\s*:", cpu, re.M))
+    mem = re.search(r"MemTotal:\s*(\d+)", open("/proc/meminfo").read())
+    return (f"{model.group(1) if model else platform.processor()}, {cores} logical CPUs, "
+            f"{int(mem.group(1)) / 1024 / 1024:.1f} GiB RAM, {platform.system()} {platform.release()}, "
+            f"sqlite3 CLI {subprocess.run(['sqlite3', '--version'], capture_output=True, text=True).stdout.split()[0]}")
+
+
+def load_results():
+    try:
+        return json.load(open(cached("results.json")))
+    except (OSError, ValueError):
+        return {}
+
+
+def print_table(results):
+    for name in SECTIONS:
+        if name not in results:
+            continue
+        print(f"\n== {TITLES[name]}")
+        for row in results[name]["rows"]:
+            print(f"  {row[0]}\n      engine: {row[1]}\n      {row[2]}: {row[3]}\n      ratio: {row[4]}")
+
+
+def write_markdown(results, path):
+    analysis = open(os.path.join(BENCH, "ANALYSIS.md")).read() if os.path.exists(os.path.join(BENCH, "ANALYSIS.md")) else ""
+    out = ["# Benchmarks", "",
+           "Generated by `python3 bench/run.py` (one section: `--only NAME`); do not edit the tables by hand. "
+           "Every figure sits next to its peer or floor, measured in the same run on the same machine and data. "
+           "Latencies are medians with p99 and min–max; rates are medians over runs with min–max.", "",
+           "Engine: the release build (`swift build -c release --product stol-engine --scratch-path .build-rel`). "
+           "Databases: embedded (`Sources/STOLEngine/Resources/default.sqlite`, 3,535 taxa); mammals+birds "
+           "(`build-db --mdd … --avilist …`, 22,162 taxa); Open Tree (`build-db --table ../shared/data/opentree/nodes.tsv.gz`, "
+           "2,388,400 taxa, 1.3 GB). Peers: sqlite3 CLI, taxopy 0.14.0 and ete3 3.1.3 (bench/.venv), gzip/sha256sum. "
+           "How to run: bench/README.md.", "",
+           "**The machine was shared**: another engineer was compiling the package on the same 2 cores while "
+           "these figures were taken, so absolute numbers are noisy; the ratios (engine and peer measured side by side) are the figures to read.", ""]
+    missing = [n for n in SECTIONS if n not in results]
+    short = lambda text: re.split(r" \((?:p99|min)", str(text))[0]
+    heads = []
+    for name, prefix in HEADLINES:
+        rows = results.get(name, {}).get("rows", [])
+        row = next((r for r in rows if r[0] == prefix), None) or next((r for r in rows if r[0].startswith(prefix)), None)
+        if row:
+            peer = re.sub(r" \([^)]*\)", "", row[2])
+            cells = [row[0], short(row[1]), f"{peer}: {short(row[3])}", row[4]]
+            heads.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
+    if heads:
+        out += ["## Headlines", "", "Medians; spreads, commands and every other figure are in the sections below.", "",
+                "| what | engine | peer / floor | ratio |", "|---|---|---|---|"] + heads + [""]
+    for name in SECTIONS:
+        if name not in results:
+            continue
+        r = results[name]
+        out += [f"## {TITLES[name]}", "", f"Measured {r['date']} on {r['machine']}.", "",
+                f"Command: `{r['command']}`", "",
+                "| what | engine | peer / floor | peer / floor figure | ratio |", "|---|---|---|---|---|"]
+        out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in r["rows"]]
+        out += [""] + [f"- {n}" for n in r.get("notes", [])] + [""]
+    todo = [f"{TITLES[n]} (`python3 bench/run.py --only {n}`)" for n in missing]
+    if "import" in results and not any(r[0].startswith("Open Tree") for r in results["import"]["rows"]):
+        todo.append("Import of the packed Open Tree database (`python3 bench/run.py --only import --import-opentree`); only mammals+birds was imported.")
+    if "builddb" in results and not any("this run" in r[1] for r in results["builddb"]["rows"]):
+        todo.append("build-db of Open Tree re-measured (the README figure is cited; `python3 bench/run.py --only builddb --build-opentree` re-measures it).")
+    todo += ["`search/autocomplete` next to a floor (only in `bench/search_latency.py`, without a floor).",
+             "A profile of what the first `taxon/detail` after start-up waits on (see the analysis; measured by hand only).",
+             "1,000,000 LCA pairs over stdio: measured on 20,000 batched `compare/taxa` pairs and extrapolated.",
+             "A quiet machine: every figure here was taken while the package was being compiled on the same 2 cores."]
+    out += ["## Not measured yet", ""] + [f"- {t}" for t in todo] + [""]
+    if analysis:
+        out += [analysis.strip(), ""]
+    open(path, "w").write("\n".join(out))
+
+
+def main():
+    global ARGS, ENGINE
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", default=default_engine())
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes, embedded database only, no venv (CI)")
+    ap.add_argument("--only", action="append", choices=SECTIONS, help="run only this section (repeatable)")
+    ap.add_argument("--import-opentree", action="store_true", help="also pack and import the Open Tree database")
+    ap.add_argument("--build-opentree", action="store_true", help="builddb: also (re)build Open Tree into bench/.cache/ and time it (~5 min)")
+    ap.add_argument("--report-only", action="store_true", help="run nothing: rewrite BENCHMARKS.md from the stored figures")
+    ap.add_argument("--out", help="markdown file to write (default BENCHMARKS.md; with --smoke nothing unless given)")
+    ARGS = ap.parse_args()
+    ENGINE = os.path.abspath(ARGS.engine)
+    if not os.path.exists(ENGINE):
+        sys.exit(f"no engine at {ENGINE}: swift build -c release --product stol-engine --scratch-path .build-rel")
+    os.makedirs(CACHE, exist_ok=True)
+    results = {} if ARGS.smoke else load_results()
+    facts = machine()
+    started = time.perf_counter()
+    for name in [] if ARGS.report_only else ARGS.only or SECTIONS:
+        log(f"[{time.perf_counter() - started:6.1f} s] {name} …")
+        try:
+            r = globals()[f"section_{name}"](ARGS.smoke)
+        except Exception:
+            if ARGS.smoke:
+                raise
+            import traceback
+            log(f"section {name} failed:\n{traceback.format_exc()}")
+            continue
+        r.update(date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), machine=facts,
+                 command="python3 bench/run.py" + (" --smoke" if ARGS.smoke else "") + ("" if not ARGS.only else f" --only {name}")
+                 + (" --import-opentree" if name == "import" and ARGS.import_opentree else "")
+                 + (" --build-opentree" if name == "builddb" and ARGS.build_opentree else ""))
+        results[name] = r
+        if not ARGS.smoke:
+            json.dump(results, open(cached("results.json") + ".tmp", "w"), indent=1)
+            os.replace(cached("results.json") + ".tmp", cached("results.json"))
+    print_table(results)
+    out = ARGS.out or (None if ARGS.smoke else os.path.join(ROOT, "BENCHMARKS.md"))
+    if out:
+        write_markdown(results, out)
+        log(f"wrote {out}")
+    log(f"done in {time.perf_counter() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
