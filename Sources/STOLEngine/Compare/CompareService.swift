@@ -170,14 +170,14 @@ public struct CompareService: Sendable {
     /// … each breadth-first, children in name order), the same stopping rules and the same
     /// `maxVisited` count, so both give the same candidates.
     static func walk(_ db: Database, from species: Int64, n: Int, maxVisited: Int) throws -> (candidates: [Candidate], truncated: Bool) {
-        let chain = try Row.fetchAll(db, sql: """
+        let chain = try Row.fetchAll(db.cachedStatement(sql: """
             WITH RECURSIVE up(id, parent, level) AS (
                 SELECT id, parent_id, 0 FROM taxa WHERE id = ?
                 UNION ALL
                 SELECT t.id, t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.parent WHERE up.level < 10000
             )
             SELECT up.id, t.rank IS 'species' FROM up JOIN taxa t ON t.id = up.id ORDER BY up.level
-            """, arguments: [species]).map { (id: $0[0] as Int64, isSpecies: $0[1] as Bool) }
+            """), arguments: [species]).map { (id: $0[0] as Int64, isSpecies: $0[1] as Bool) }
         guard !chain.isEmpty else { throw TaxonomyError.taxonNotFound(species) }
         let depth = chain.count - 1
         let statement = try db.cachedStatement(sql: "SELECT id, rank IS 'species', scientific_name FROM taxa WHERE parent_id = ? ORDER BY scientific_name, id")
@@ -229,14 +229,14 @@ public struct CompareService: Sendable {
 
     /// Ids from `id` up to its root; empty when there is no such taxon.
     static func chain(_ db: Database, _ id: Int64) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: """
+        try Int64.fetchAll(db.cachedStatement(sql: """
             WITH RECURSIVE up(id, parent, level) AS (
                 SELECT id, parent_id, 0 FROM taxa WHERE id = ?
                 UNION ALL
                 SELECT t.id, t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.parent WHERE up.level < 10000
             )
             SELECT id FROM up ORDER BY level
-            """, arguments: [id])
+            """), arguments: [id])
     }
 
     /// Taxa by id, with preferred names in `lang`.

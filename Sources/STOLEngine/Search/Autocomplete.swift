@@ -16,13 +16,13 @@ public struct Autocomplete: Sendable {
         let folded = TextFolding.fold(prefix)
         guard !folded.isEmpty else { return [] }
         return try await database.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT s.name, s.folded, s.taxon_id, s.match_type, s.lang, t.rank, t.status,
                     EXISTS (SELECT 1 FROM names n WHERE n.taxon_id = s.taxon_id AND n.name = s.name AND n.is_preferred = 1) AS preferred
                 FROM search_names s JOIN taxa t ON t.id = s.taxon_id
                 WHERE s.folded >= :p AND s.folded < :p || char(1114111)
                 ORDER BY s.folded LIMIT \(Self.scanCap)
-                """, arguments: ["p": folded])
+                """), arguments: ["p": folded])
             var candidates: [(suggestion: Suggestion, key: [Int], folded: String)] = rows.map { row in
                 let type: String = row["match_type"]
                 let nameLang: String? = row["lang"]

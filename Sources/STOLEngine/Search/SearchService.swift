@@ -128,18 +128,18 @@ public struct SearchService: Sendable {
 
         let nameColumns = "s.taxon_id, s.name, s.folded, s.match_type, s.lang, length(s.folded) AS len, t.scientific_name, t.rank, t.status"
         let lang = options.lang
-        let exact = try Row.fetchAll(db, sql: """
+        let exact = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
             WHERE s.folded = :q\(filter) LIMIT \(exactCap)
-            """, arguments: arguments(["q": query.folded]))
+            """), arguments: arguments(["q": query.folded]))
         for row in exact { keep(hit(row, tier: .exact, lang: lang)) }
 
         // Names holding every query word, in order, as whole words: candidates from an FTS5 phrase.
         let tokens = query.tokens
-        let wholeWord = try Row.fetchAll(db, sql: """
+        let wholeWord = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
             WHERE s.taxon_id IN (SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH :phrase LIMIT \(prefixCap))\(filter)
-            """, arguments: arguments(["phrase": "\"" + tokens.joined(separator: " ") + "\""]))
+            """), arguments: arguments(["phrase": "\"" + tokens.joined(separator: " ") + "\""]))
         for row in wholeWord {
             let words = SearchQuery.tokenize(row["folded"])
             guard let position = Self.position(of: tokens, in: words) else { continue }
@@ -148,19 +148,19 @@ public struct SearchService: Sendable {
             keep(h)
         }
 
-        let prefix = try Row.fetchAll(db, sql: """
+        let prefix = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
             WHERE s.folded > :q AND s.folded < :q || char(1114111)\(filter)
             ORDER BY s.folded LIMIT \(prefixCap)
-            """, arguments: arguments(["q": query.folded]))
+            """), arguments: arguments(["q": query.folded]))
         for row in prefix { keep(hit(row, tier: .prefix, lang: lang)) }
 
-        let fullText = try Row.fetchAll(db, sql: """
+        let fullText = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT f.rowid AS taxon_id, bm25(fts_taxa, 0.0, 10.0, 5.0, 2.0) AS score, t.scientific_name, t.rank, t.status
             FROM fts_taxa f JOIN taxa t ON t.id = f.rowid
             WHERE fts_taxa MATCH :match\(filter)
             ORDER BY score, f.rowid LIMIT \(fullTextCap)
-            """, arguments: arguments(["match": query.ftsExpression]))
+            """), arguments: arguments(["match": query.ftsExpression]))
         for row in fullText {
             var h = Hit(
                 taxonID: row["taxon_id"], tier: .fullText, scientificName: row["scientific_name"],
@@ -232,12 +232,12 @@ public struct SearchService: Sendable {
         args += ["trigrams": expression, "shortest": q.count - limit, "longest": q.count + limit]
         // A query of several words is compared with whole names only, so their length must be close.
         let lengthFilter = singleWord ? "" : " AND length(s.folded) BETWEEN :shortest AND :longest"
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT s.taxon_id, s.name, s.folded, s.match_type, s.lang, length(s.folded) AS len, t.scientific_name, t.rank, t.status
             FROM search_names s JOIN taxa t ON t.id = s.taxon_id
             WHERE s.id IN (SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH :trigrams)\(lengthFilter)\(filter)
             LIMIT \(fuzzyCap)
-            """, arguments: args)
+            """), arguments: args)
         var hits: [Hit] = []
         for row in rows {
             let folded: String = row["folded"]

@@ -33,7 +33,8 @@ public struct TaxonomyStore: Sendable {
     /// The taxon with `id`, with its preferred name in `lang` and child count.
     public func taxon(_ id: Int64, lang: String = "en") async throws -> Taxon {
         let found = try await database.read { db in
-            try Row.fetchOne(db, sql: Self.selectTaxon + " WHERE t.id = :id", arguments: Self.arguments(lang, ["id": id])).map(Self.taxon(from:))
+            // The busiest query: a cached statement skips SQL compilation on every call.
+            try Row.fetchOne(db.cachedStatement(sql: Self.selectTaxonByID), arguments: Self.arguments(lang, ["id": id])).map(Self.taxon(from:))
         }
         guard let found else { throw TaxonomyError.taxonNotFound(id) }
         return found
@@ -42,7 +43,7 @@ public struct TaxonomyStore: Sendable {
     /// Taxa without a parent, by scientific name.
     public func roots(lang: String = "en") async throws -> [Taxon] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: Self.selectTaxon + " WHERE t.parent_id IS NULL ORDER BY t.scientific_name, t.id", arguments: Self.arguments(lang))
+            try Row.fetchAll(db.cachedStatement(sql: Self.selectTaxon + " WHERE t.parent_id IS NULL ORDER BY t.scientific_name, t.id"), arguments: Self.arguments(lang))
                 .map(Self.taxon(from:))
         }
     }
@@ -67,7 +68,7 @@ public struct TaxonomyStore: Sendable {
                 values["conservation"] = conservation.rawValue
             }
             sql += " ORDER BY t.scientific_name, t.id LIMIT :limit"
-            let rows = try Row.fetchAll(db, sql: sql, arguments: Self.arguments(query.lang, values)).map(Self.taxon(from:))
+            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(query.lang, values)).map(Self.taxon(from:))
             return (Array(rows.prefix(query.limit)), rows.count > query.limit)
         }
     }
@@ -85,7 +86,7 @@ public struct TaxonomyStore: Sendable {
                 )
                 \(Self.selectTaxon) JOIN up ON up.id = t.id ORDER BY up.level DESC
                 """
-            return try Row.fetchAll(db, sql: sql, arguments: Self.arguments(lang, ["id": id])).map(Self.taxon(from:))
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(lang, ["id": id])).map(Self.taxon(from:))
         }
     }
 
@@ -100,14 +101,14 @@ public struct TaxonomyStore: Sendable {
                 arguments += [lang, lang + "-%"]
             }
             sql += " ORDER BY name_type = 'synonym', lang, is_preferred DESC, id"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.name(from:))
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.name(from:))
         }
     }
 
     public func traits(_ id: Int64) async throws -> [Trait] {
         _ = try await taxon(id)
         return try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT key, value FROM traits WHERE taxon_id = ? ORDER BY key, value", arguments: [id])
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM traits WHERE taxon_id = ? ORDER BY key, value"), arguments: [id])
                 .map { Trait(key: $0["key"], value: $0["value"]) }
         }
     }
@@ -115,7 +116,7 @@ public struct TaxonomyStore: Sendable {
     public func references(_ id: Int64) async throws -> [Reference] {
         _ = try await taxon(id)
         return try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT citation, url, ref_type FROM refs WHERE taxon_id = ? ORDER BY id", arguments: [id])
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT citation, url, ref_type FROM refs WHERE taxon_id = ? ORDER BY id"), arguments: [id])
                 .map { Reference(citation: $0["citation"], url: $0["url"], type: $0["ref_type"]) }
         }
     }
@@ -163,6 +164,8 @@ public struct TaxonomyStore: Sendable {
     }
 
     /// The primary subtag of a language tag: `pt` for `pt-BR`.
+    static let selectTaxonByID = selectTaxon + " WHERE t.id = :id"
+
     static func primaryLanguage(_ lang: String) -> String {
         String(lang.split(separator: "-").first ?? Substring(lang))
     }
