@@ -328,6 +328,23 @@ public struct ReferenceImporter: Sendable {
         var produced: Int64 = 0
         var memberEnded = false
         var sawAnyOutput = false
+        /// One inflate call into `outBuffer`; counts and writes what it produced, stopping the
+        /// moment the decompressed size passes the limit.
+        func inflateStep(_ flush: Int32) throws(ReferenceError) -> (status: Int32, made: Int) {
+            let status: Int32 = outBuffer.withUnsafeMutableBufferPointer { outPtr in
+                strm.pointee.next_out = outPtr.baseAddress
+                strm.pointee.avail_out = UInt32(chunk)
+                return CZlib.inflate(strm, flush)
+            }
+            let made = chunk - Int(strm.pointee.avail_out)
+            if made > 0 {
+                sawAnyOutput = true
+                produced += Int64(made)
+                if produced > limits.maxDecompressedBytes { throw .decompressedTooLarge(limit: limits.maxDecompressedBytes) }
+                do { try output.write(made == chunk ? outBuffer : Array(outBuffer[0..<made])) } catch { throw .importFailed("\(error)") }
+            }
+            return (status, made)
+        }
         while true {
             try checkCancelled(job)
             let n: Int
@@ -343,18 +360,7 @@ public struct ReferenceImporter: Sendable {
                         inflateReset(strm)
                         memberEnded = false
                     }
-                    let status: Int32 = outBuffer.withUnsafeMutableBufferPointer { outPtr in
-                        strm.pointee.next_out = outPtr.baseAddress
-                        strm.pointee.avail_out = UInt32(chunk)
-                        return CZlib.inflate(strm, Z_NO_FLUSH)
-                    }
-                    let made = chunk - Int(strm.pointee.avail_out)
-                    if made > 0 {
-                        sawAnyOutput = true
-                        produced += Int64(made)
-                        if produced > limits.maxDecompressedBytes { throw .decompressedTooLarge(limit: limits.maxDecompressedBytes) }
-                        do { try output.write(made == chunk ? outBuffer : Array(outBuffer[0..<made])) } catch { throw .importFailed("\(error)") }
-                    }
+                    let (status, _) = try inflateStep(Z_NO_FLUSH)
                     switch status {
                     case Z_STREAM_END: memberEnded = true
                     case Z_OK: break
@@ -370,18 +376,7 @@ public struct ReferenceImporter: Sendable {
         // Drain what zlib still holds once the input is exhausted.
         while !memberEnded {
             try checkCancelled(job)
-            let status: Int32 = outBuffer.withUnsafeMutableBufferPointer { outPtr in
-                strm.pointee.next_out = outPtr.baseAddress
-                strm.pointee.avail_out = UInt32(chunk)
-                return CZlib.inflate(strm, Z_FINISH)
-            }
-            let made = chunk - Int(strm.pointee.avail_out)
-            if made > 0 {
-                sawAnyOutput = true
-                produced += Int64(made)
-                if produced > limits.maxDecompressedBytes { throw .decompressedTooLarge(limit: limits.maxDecompressedBytes) }
-                do { try output.write(Array(outBuffer[0..<made])) } catch { throw .importFailed("\(error)") }
-            }
+            let (status, made) = try inflateStep(Z_FINISH)
             if status == Z_STREAM_END { memberEnded = true; break }
             if made == 0 { throw .databaseCorrupt("gzip: the payload ends unexpectedly") }
         }
