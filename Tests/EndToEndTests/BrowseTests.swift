@@ -46,6 +46,35 @@ import Testing
         #expect(kids.map { $0["childCount"] } == [1, 2])
     }
 
+    /// Databases built before `child_count` was stored still open, and count children per query.
+    @Test func aDatabaseWithoutStoredChildCountsGivesTheSameAnswers() async throws {
+        let stored = try Self.database.get()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stol-oldschema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let old = folder.appendingPathComponent("old.sqlite")
+        try FileManager.default.copyItem(at: stored, to: old)
+        _ = try SQLiteCLI.run(old, "ALTER TABLE taxa DROP COLUMN child_count; VACUUM;")
+        #expect(try SQLiteCLI.run(old, "SELECT count(*) FROM pragma_table_info('taxa') WHERE name = 'child_count'", readOnly: true) == ["0"])
+
+        let current = try engine()
+        let previous = try EngineProcess(["--database", old.path])
+        let roots = await current.result("taxon/roots")?["roots"]?.arrayValue ?? []
+        #expect(!roots.isEmpty)
+        #expect(await previous.result("taxon/roots")?["roots"]?.arrayValue == roots)
+        var queue = roots.compactMap { $0["id"] }
+        var visited = 0
+        while let id = queue.popLast() {
+            let params = JSONValue.object(["id": id, "limit": 1000])
+            let kids = await current.result("taxon/children", params)?["children"]?.arrayValue ?? []
+            #expect(await previous.result("taxon/children", params)?["children"]?.arrayValue == kids)
+            #expect(await previous.result("taxon/detail", .object(["id": id])) == (await current.result("taxon/detail", .object(["id": id]))))
+            queue += kids.compactMap { $0["id"] }
+            visited += 1
+        }
+        #expect(visited == 57)
+    }
+
     @Test func childrenPageWithoutDuplicatesAndFilter() async throws {
         let engine = try engine()
         let genus = try #require(await id(engine, path: ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Rodentia", "Muridae", "Testus"]))

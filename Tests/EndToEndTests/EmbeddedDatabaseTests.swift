@@ -40,6 +40,11 @@ import Testing
             """) == (try Self.count("SELECT count(*) FROM taxa WHERE rank = 'species'")))
     }
 
+    @Test func storedChildCountsMatchTheTree() throws {
+        #expect(try Self.count("SELECT count(*) FROM taxa t WHERE child_count != (SELECT count(*) FROM taxa c WHERE c.parent_id = t.id)") == 0)
+        #expect(try Self.count("SELECT count(*) FROM taxa WHERE child_count > 0") > 1000)
+    }
+
     @Test func speciesCarryNamesAuthoritiesStatusTraitsAndReferences() throws {
         let species = try Self.count("SELECT count(*) FROM taxa WHERE rank = 'species'")
         func share(_ condition: String) throws -> Double {

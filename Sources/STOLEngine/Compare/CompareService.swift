@@ -42,8 +42,9 @@ public struct CompareService: Sendable {
                 return (Array(chainA[...i]), Array(chainB[...positionInB[chainA[i]]!]))
             }
         }
+        let select = TaxonomyStore.selectTaxon(in: database)
         let (taxa, traits) = try await database.read { db in
-            (try Self.taxa(db, Set(pathA + pathB), lang: lang), try Self.traitSets(db, [a, b]))
+            (try Self.taxa(db, Set(pathA + pathB), lang: lang, select: select), try Self.traitSets(db, [a, b]))
         }
         func get(_ id: Int64) throws -> Taxon {
             guard let t = taxa[id] else { throw TaxonomyError.taxonNotFound(id) }
@@ -157,7 +158,8 @@ public struct CompareService: Sendable {
 
     func materialise(_ chosen: [Candidate], source: RelativesSource, truncated: Bool, lang: String, in database: TaxonomyDatabase) async throws -> RelativesResult {
         let ids = Set(chosen.flatMap { [$0.id, $0.lca] })
-        let taxa = try await database.read { db in try Self.taxa(db, ids, lang: lang) }
+        let select = TaxonomyStore.selectTaxon(in: database)
+        let taxa = try await database.read { db in try Self.taxa(db, ids, lang: lang, select: select) }
         var out: [Relative] = []
         for (i, c) in chosen.enumerated() {
             guard let taxon = taxa[c.id], let lca = taxa[c.lca] else { throw TaxonomyError.taxonNotFound(taxa[c.id] == nil ? c.id : c.lca) }
@@ -240,13 +242,13 @@ public struct CompareService: Sendable {
     }
 
     /// Taxa by id, with preferred names in `lang`.
-    static func taxa(_ db: Database, _ ids: Set<Int64>, lang: String) throws -> [Int64: Taxon] {
+    static func taxa(_ db: Database, _ ids: Set<Int64>, lang: String, select: String) throws -> [Int64: Taxon] {
         var out: [Int64: Taxon] = [:]
         for chunk in chunks(Array(ids)) {
             var values: [String: (any DatabaseValueConvertible)?] = [:]
             for (i, id) in chunk.enumerated() { values["i\(i)"] = id }
             let list = chunk.indices.map { ":i\($0)" }.joined(separator: ",")
-            for row in try Row.fetchAll(db, sql: TaxonomyStore.selectTaxon + " WHERE t.id IN (\(list))", arguments: TaxonomyStore.arguments(lang, values)) {
+            for row in try Row.fetchAll(db, sql: select + " WHERE t.id IN (\(list))", arguments: TaxonomyStore.arguments(lang, values)) {
                 let taxon = TaxonomyStore.taxon(from: row)
                 out[taxon.id] = taxon
             }

@@ -20,6 +20,8 @@ public final class TaxonomyDatabase: Sendable {
     public let sizeBytes: Int64
     /// `dataset_info` as stored.
     public let datasetInfo: [String: String]
+    /// Whether `taxa` stores `child_count`; databases built before it was added are counted per query.
+    public let storesChildCounts: Bool
     private let readers: [DatabaseQueue]
     private let busy: Mutex<[Int]>
 
@@ -40,9 +42,9 @@ public final class TaxonomyDatabase: Sendable {
         } catch {
             throw .unreadable("\(url.lastPathComponent): \(error)")
         }
-        let facts: (Int, Int, [String: String])
+        let facts: (Int, Int, [String: String], Bool)
         do {
-            facts = try readers[0].read { db -> (Int, Int, [String: String]) in
+            facts = try readers[0].read { db -> (Int, Int, [String: String], Bool) in
                 guard try db.tableExists("schema_version"), try db.tableExists("taxa") else {
                     throw DatabaseOpenError.notATaxonomyDatabase
                 }
@@ -57,7 +59,8 @@ public final class TaxonomyDatabase: Sendable {
                         info[row["key"]] = row["value"]
                     }
                 }
-                return (version, count, info)
+                let storesChildCounts = try db.columns(in: "taxa").contains { $0.name == "child_count" }
+                return (version, count, info, storesChildCounts)
             }
         } catch let error as DatabaseOpenError {
             throw error
@@ -68,7 +71,7 @@ public final class TaxonomyDatabase: Sendable {
         self.url = url
         self.readers = readers
         self.busy = Mutex([Int](repeating: 0, count: readers.count))
-        (self.schemaVersion, self.taxaCount, self.datasetInfo) = facts
+        (self.schemaVersion, self.taxaCount, self.datasetInfo, self.storesChildCounts) = facts
         self.sizeBytes = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.int64Value ?? 0
     }
 

@@ -40,7 +40,7 @@ enum FavoritesListing {
                 var values: [String: (any DatabaseValueConvertible)?] = [:]
                 for (i, id) in chunk.enumerated() { values["i\(i)"] = id }
                 let list = chunk.indices.map { ":i\($0)" }.joined(separator: ",")
-                return try GRDB.Row.fetchAll(db, sql: TaxonomyStore.selectTaxon + " WHERE t.id IN (\(list))", arguments: TaxonomyStore.arguments(lang, values))
+                return try GRDB.Row.fetchAll(db, sql: TaxonomyStore.selectTaxon(in: database) + " WHERE t.id IN (\(list))", arguments: TaxonomyStore.arguments(lang, values))
                     .map(TaxonomyStore.taxon(from:))
             }
             for taxon in found { taxa[taxon.id] = taxon }

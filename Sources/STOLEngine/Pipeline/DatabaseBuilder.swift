@@ -91,11 +91,13 @@ public struct DatabaseBuilder {
         lap("order")
 
         let byID = (0..<n).sorted { ids[$0] < ids[$1] }
+        var childCounts = [Int32](repeating: 0, count: n)
+        for p in assembled.parentIndex where p >= 0 { childCounts[Int(p)] += 1 }
         try queue.write { db in
             try db.execute(sql: try Schema.sql())
             try db.execute(sql: "INSERT INTO schema_version(version) VALUES (?)", arguments: [Schema.currentVersion])
 
-            let insertTaxon = try BulkStatement(db, "INSERT INTO taxa(id, parent_id, rank, scientific_name, author, year, status, conservation) VALUES (?,?,?,?,?,?,?,?)")
+            let insertTaxon = try BulkStatement(db, "INSERT INTO taxa(id, parent_id, rank, scientific_name, author, year, status, conservation, child_count) VALUES (?,?,?,?,?,?,?,?,?)")
             let insertName = try BulkStatement(db, "INSERT INTO names(taxon_id, name, lang, name_type, is_preferred) VALUES (?,?,?,?,?)")
             let insertRef = try BulkStatement(db, "INSERT INTO refs(taxon_id, citation, url, ref_type) VALUES (?,?,?,?)")
             let insertTrait = try BulkStatement(db, "INSERT OR IGNORE INTO traits(taxon_id, key, value) VALUES (?,?,?)")
@@ -116,7 +118,8 @@ public struct DatabaseBuilder {
                 let p = assembled.parentIndex[i]
                 try insertTaxon.insert(
                     .int(id), p >= 0 ? .int(ids[Int(p)]) : .null, .optional(t.rank?.rawValue), .text(t.scientificName),
-                    .optional(t.author), .optional(t.year), .text(t.status.rawValue), .optional(t.conservation?.rawValue))
+                    .optional(t.author), .optional(t.year), .text(t.status.rawValue), .optional(t.conservation?.rawValue),
+                    .int(Int64(childCounts[i])))
                 let names = Self.normalisedNames(t.names)
                 for name in names {
                     try insertName.insert(.int(id), .text(name.name), .text(name.lang), .text(name.type.rawValue), .int(name.isPreferred ? 1 : 0))

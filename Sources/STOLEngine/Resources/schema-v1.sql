@@ -13,6 +13,8 @@ CREATE TABLE dataset_info (
 ) WITHOUT ROWID;
 
 -- rank is NULL for unranked taxa (sources without ranks; see dataset/FORMAT.md).
+-- child_count is stored at build time so that a lineage is a walk of primary-key lookups, not a
+-- count over the parent index per ancestor (the engine still counts for databases without it).
 CREATE TABLE taxa (
     id              INTEGER PRIMARY KEY,
     parent_id       INTEGER REFERENCES taxa(id),
@@ -21,7 +23,8 @@ CREATE TABLE taxa (
     author          TEXT,
     year            INTEGER,
     status          TEXT NOT NULL DEFAULT 'accepted' CHECK (status IN ('accepted','synonym','doubtful')),
-    conservation    TEXT CHECK (conservation IN ('EX','EW','CR','EN','VU','NT','LC','DD','NE'))
+    conservation    TEXT CHECK (conservation IN ('EX','EW','CR','EN','VU','NT','LC','DD','NE')),
+    child_count     INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX idx_taxa_parent ON taxa(parent_id, scientific_name);
 CREATE INDEX idx_taxa_scientific_name ON taxa(scientific_name COLLATE NOCASE);

@@ -48,7 +48,8 @@ public struct SearchService: Sendable {
         let hits = try await database.read { db in try Self.rankedHits(db, query, options) }
         let fuzzy = hits.contains { $0.tier == .fuzzy }
         let window = Array(hits.dropFirst(options.offset).prefix(options.limit))
-        let results = try await database.read { db in try Self.results(db, window, query: query, lang: options.lang) }
+        let select = TaxonomyStore.selectTaxon(in: database)
+        let results = try await database.read { db in try Self.results(db, window, query: query, lang: options.lang, select: select) }
         let next = options.offset + options.limit < hits.count ? options.offset + options.limit : nil
         return Page(results: results, nextOffset: next, fuzzy: fuzzy)
     }
@@ -257,12 +258,12 @@ public struct SearchService: Sendable {
 
     // MARK: Results
 
-    static func results(_ db: Database, _ hits: [Hit], query: SearchQuery, lang: String) throws -> [SearchResult] {
+    static func results(_ db: Database, _ hits: [Hit], query: SearchQuery, lang: String, select: String) throws -> [SearchResult] {
         guard !hits.isEmpty else { return [] }
         let ids = hits.map(\.taxonID)
         let placeholders = ids.map { String($0) }.joined(separator: ",")
         var taxa: [Int64: Taxon] = [:]
-        for row in try Row.fetchAll(db, sql: TaxonomyStore.selectTaxon + " WHERE t.id IN (\(placeholders))", arguments: TaxonomyStore.arguments(lang)) {
+        for row in try Row.fetchAll(db, sql: select + " WHERE t.id IN (\(placeholders))", arguments: TaxonomyStore.arguments(lang)) {
             let taxon = TaxonomyStore.taxon(from: row)
             taxa[taxon.id] = taxon
         }

@@ -5,9 +5,14 @@ import STOLRPC
 /// The browse queries over one taxonomy database.
 public struct TaxonomyStore: Sendable {
     public let database: TaxonomyDatabase
+    /// `selectTaxon(in: database)`, and the same for one id.
+    private let select: String
+    private let selectByID: String
 
     public init(database: TaxonomyDatabase) {
         self.database = database
+        self.select = Self.selectTaxon(in: database)
+        self.selectByID = select + " WHERE t.id = :id"
     }
 
     /// Filters and paging for `children`.
@@ -32,27 +37,22 @@ public struct TaxonomyStore: Sendable {
 
     /// The taxon with `id`, with its preferred name in `lang` and child count.
     public func taxon(_ id: Int64, lang: String = "en") async throws -> Taxon {
-        let found = try await database.read { db in
-            // The busiest query: a cached statement skips SQL compilation on every call.
-            try Row.fetchOne(db.cachedStatement(sql: Self.selectTaxonByID), arguments: Self.arguments(lang, ["id": id])).map(Self.taxon(from:))
-        }
-        guard let found else { throw TaxonomyError.taxonNotFound(id) }
-        return found
+        try await database.read { db in try self.taxon(db, id, lang: lang) }
     }
 
     /// Taxa without a parent, by scientific name.
     public func roots(lang: String = "en") async throws -> [Taxon] {
         try await database.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: Self.selectTaxon + " WHERE t.parent_id IS NULL ORDER BY t.scientific_name, t.id"), arguments: Self.arguments(lang))
+            try Row.fetchAll(db.cachedStatement(sql: select + " WHERE t.parent_id IS NULL ORDER BY t.scientific_name, t.id"), arguments: Self.arguments(lang))
                 .map(Self.taxon(from:))
         }
     }
 
     /// One page of children, by scientific name; `hasMore` tells whether another page follows.
     public func children(_ query: ChildQuery) async throws -> (children: [Taxon], hasMore: Bool) {
-        _ = try await taxon(query.parentID, lang: query.lang)
-        return try await database.read { db in
-            var sql = Self.selectTaxon + " WHERE t.parent_id = :parent"
+        try await database.read { db in
+            _ = try self.taxon(db, query.parentID, lang: query.lang)
+            var sql = select + " WHERE t.parent_id = :parent"
             var values: [String: (any DatabaseValueConvertible)?] = ["parent": query.parentID, "limit": query.limit + 1]
             if let after = query.after {
                 sql += " AND (t.scientific_name > :afterName OR (t.scientific_name = :afterName AND t.id > :afterID))"
@@ -75,85 +75,114 @@ public struct TaxonomyStore: Sendable {
 
     /// Ancestors from the root down to the parent.
     public func ancestors(_ id: Int64, lang: String = "en") async throws -> [Taxon] {
-        _ = try await taxon(id, lang: lang)
-        return try await database.read { db in
-            let sql = """
-                WITH RECURSIVE up(id, level) AS (
-                    SELECT parent_id, 1 FROM taxa WHERE id = :id AND parent_id IS NOT NULL
-                    UNION ALL
-                    SELECT t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.id
-                    WHERE t.parent_id IS NOT NULL AND up.level < 10000
-                )
-                \(Self.selectTaxon) JOIN up ON up.id = t.id ORDER BY up.level DESC
-                """
-            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(lang, ["id": id])).map(Self.taxon(from:))
+        try await database.read { db in
+            _ = try self.taxon(db, id, lang: lang)
+            return try self.ancestors(db, id, lang: lang)
         }
     }
 
     /// Names of a taxon, optionally in one language (synonyms are always included).
     public func names(_ id: Int64, lang: String? = nil) async throws -> [TaxonName] {
-        _ = try await taxon(id)
-        return try await database.read { db in
-            var sql = "SELECT name, lang, name_type, is_preferred FROM names WHERE taxon_id = ?"
-            var arguments: StatementArguments = [id]
-            if let lang {
-                sql += " AND (lang = ? OR lang LIKE ? OR name_type = 'synonym')"
-                arguments += [lang, lang + "-%"]
-            }
-            sql += " ORDER BY name_type = 'synonym', lang, is_preferred DESC, id"
-            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.name(from:))
+        try await database.read { db in
+            _ = try self.taxon(db, id, lang: "en")
+            return try Self.names(db, id, lang: lang)
         }
     }
 
     public func traits(_ id: Int64) async throws -> [Trait] {
-        _ = try await taxon(id)
-        return try await database.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM traits WHERE taxon_id = ? ORDER BY key, value"), arguments: [id])
-                .map { Trait(key: $0["key"], value: $0["value"]) }
+        try await database.read { db in
+            _ = try self.taxon(db, id, lang: "en")
+            return try Self.traits(db, id)
         }
     }
 
     public func references(_ id: Int64) async throws -> [Reference] {
-        _ = try await taxon(id)
-        return try await database.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT citation, url, ref_type FROM refs WHERE taxon_id = ? ORDER BY id"), arguments: [id])
-                .map { Reference(citation: $0["citation"], url: $0["url"], type: $0["ref_type"]) }
+        try await database.read { db in
+            _ = try self.taxon(db, id, lang: "en")
+            return try Self.references(db, id)
         }
     }
 
-    /// The species screen in one call.
+    /// The species screen in one call, read in one go from one connection.
     public func detail(_ id: Int64, lang: String = "en") async throws -> TaxonDetail {
-        let taxon = try await taxon(id, lang: lang)
-        async let lineage = ancestors(id, lang: lang)
-        async let allNames = names(id)
-        async let traits = traits(id)
-        async let references = references(id)
-        let names = try await allNames
-        var byLanguage: [String: [TaxonName]] = [:]
-        for name in names where name.type != .synonym { byLanguage[name.lang, default: []].append(name) }
-        return TaxonDetail(
-            taxon: taxon,
-            preferredCommonName: taxon.preferredCommonName,
-            lineage: try await lineage,
-            names: byLanguage,
-            synonyms: names.filter { $0.type == .synonym },
-            traits: try await traits,
-            references: try await references,
-            childCount: taxon.childCount ?? 0)
+        try await database.read { db in
+            let taxon = try self.taxon(db, id, lang: lang)
+            let names = try Self.names(db, id, lang: nil)
+            var byLanguage: [String: [TaxonName]] = [:]
+            for name in names where name.type != .synonym { byLanguage[name.lang, default: []].append(name) }
+            return TaxonDetail(
+                taxon: taxon,
+                preferredCommonName: taxon.preferredCommonName,
+                lineage: try self.ancestors(db, id, lang: lang),
+                names: byLanguage,
+                synonyms: names.filter { $0.type == .synonym },
+                traits: try Self.traits(db, id),
+                references: try Self.references(db, id),
+                childCount: taxon.childCount ?? 0)
+        }
+    }
+
+    // MARK: Queries on one connection
+
+    private func taxon(_ db: Database, _ id: Int64, lang: String) throws -> Taxon {
+        // The busiest query: a cached statement skips SQL compilation on every call.
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: selectByID), arguments: Self.arguments(lang, ["id": id])) else {
+            throw TaxonomyError.taxonNotFound(id)
+        }
+        return Self.taxon(from: row)
+    }
+
+    private func ancestors(_ db: Database, _ id: Int64, lang: String) throws -> [Taxon] {
+        let sql = """
+            WITH RECURSIVE up(id, level) AS (
+                SELECT parent_id, 1 FROM taxa WHERE id = :id AND parent_id IS NOT NULL
+                UNION ALL
+                SELECT t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.id
+                WHERE t.parent_id IS NOT NULL AND up.level < 10000
+            )
+            \(select) JOIN up ON up.id = t.id ORDER BY up.level DESC
+            """
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(lang, ["id": id])).map(Self.taxon(from:))
+    }
+
+    private static func names(_ db: Database, _ id: Int64, lang: String?) throws -> [TaxonName] {
+        var sql = "SELECT name, lang, name_type, is_preferred FROM names WHERE taxon_id = ?"
+        var arguments: StatementArguments = [id]
+        if let lang {
+            sql += " AND (lang = ? OR lang LIKE ? OR name_type = 'synonym')"
+            arguments += [lang, lang + "-%"]
+        }
+        sql += " ORDER BY name_type = 'synonym', lang, is_preferred DESC, id"
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.name(from:))
+    }
+
+    private static func traits(_ db: Database, _ id: Int64) throws -> [Trait] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM traits WHERE taxon_id = ? ORDER BY key, value"), arguments: [id])
+            .map { Trait(key: $0["key"], value: $0["value"]) }
+    }
+
+    private static func references(_ db: Database, _ id: Int64) throws -> [Reference] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT citation, url, ref_type FROM refs WHERE taxon_id = ? ORDER BY id"), arguments: [id])
+            .map { Reference(citation: $0["citation"], url: $0["url"], type: $0["ref_type"]) }
     }
 
     // MARK: SQL
 
     /// Selects a taxon with its preferred common name (named arguments `lang` and `primary`, the
     /// primary language subtag) and child count. The name falls back to English.
-    static let selectTaxon = """
+    static func selectTaxon(in database: TaxonomyDatabase) -> String {
+        database.storesChildCounts ? selectTaxonStored : selectTaxonCounted
+    }
+
+    private static let selectColumns = """
         SELECT t.id, t.parent_id, t.rank, t.scientific_name, t.author, t.year, t.status, t.conservation,
             (SELECT n.name FROM names n
              WHERE n.taxon_id = t.id AND n.name_type IN ('common', 'vernacular') AND n.lang IN (:lang, :primary, 'en')
              ORDER BY n.lang = :lang DESC, n.lang = :primary DESC, n.is_preferred DESC, n.id LIMIT 1) AS common_name,
-            (SELECT count(*) FROM taxa c WHERE c.parent_id = t.id) AS child_count
-        FROM taxa t
         """
+    private static let selectTaxonStored = selectColumns + " t.child_count AS child_count FROM taxa t"
+    /// For databases built before `child_count` was stored.
+    private static let selectTaxonCounted = selectColumns + " (SELECT count(*) FROM taxa c WHERE c.parent_id = t.id) AS child_count FROM taxa t"
 
     /// Named arguments for `selectTaxon` plus `extra`.
     static func arguments(_ lang: String, _ extra: [String: (any DatabaseValueConvertible)?] = [:]) -> StatementArguments {
@@ -164,8 +193,6 @@ public struct TaxonomyStore: Sendable {
     }
 
     /// The primary subtag of a language tag: `pt` for `pt-BR`.
-    static let selectTaxonByID = selectTaxon + " WHERE t.id = :id"
-
     static func primaryLanguage(_ lang: String) -> String {
         String(lang.split(separator: "-").first ?? Substring(lang))
     }
