@@ -167,9 +167,20 @@ def build_db(args_, out):
     return seconds, rss
 
 
+def schema_of(path):
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        return db.execute("SELECT type, name, sql FROM sqlite_master ORDER BY type, name").fetchall()
+
+
+def is_current(path):
+    """A cached database is reused only if its schema is the one build-db writes today (the embedded
+    database is rebuilt with every schema change, and a test keeps it so)."""
+    return os.path.exists(path) and schema_of(path) == schema_of(EMBEDDED_DB)
+
+
 def mammals_birds():
     path = cached("mammals-birds.sqlite")
-    if not os.path.exists(path):
+    if not is_current(path):
         log("building mammals+birds database …")
         BUILT["mammals+birds"] = build_db(["--mdd", MDD, "--avilist", AVILIST], path)
     return path
@@ -177,9 +188,9 @@ def mammals_birds():
 
 def opentree():
     path = cached("opentree.sqlite")
-    if os.path.exists(path):
+    if is_current(path):
         return path
-    if os.path.exists("/tmp/opentree.sqlite"):
+    if is_current("/tmp/opentree.sqlite"):
         return "/tmp/opentree.sqlite"
     log("building the Open Tree database (about 5 minutes, 2.6 GB) …")
     BUILT["opentree"] = build_db(["--table", OPENTREE_TABLE], path)
