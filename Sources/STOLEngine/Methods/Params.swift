@@ -44,8 +44,12 @@ struct PageCursor: Codable, Equatable {
     var name: String
     var id: Int64
 
+    /// Sorted keys: JSONEncoder's member order otherwise varies from call to call, so the same
+    /// page would come with different cursor text.
     var encoded: String {
-        let data = (try? JSONEncoder().encode(self)) ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(self)) ?? Data()
         return data.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
