@@ -14,6 +14,13 @@ notification none; the process never dies and exits 0 at end of input; peak memo
 /proc/PID/status, sampled) stays under --max-rss-mb. A failing window is replayed line by line
 in a fresh engine to name the guilty input.
 
+The database/*, media/*, storage/report, diagnostics/* and about methods get hostile params too:
+missing files, directories, /dev/null, /dev/zero, /proc files, a sparse file over the 2 GiB
+limit, empty, junk, truncated and corrupted envelopes, the wrong kind of envelope, huge and odd
+strings, wrong types; now and then a real signed database or media pack made at start (see
+Fixtures), so imports, switches and deletes really happen. Every engine gets its own temporary
+data directory.
+
 Two engines run: the main one with the default 64 MiB cap (which also gets a 50 MB request line
 it must answer), and one with --max-message-bytes 1000000 that gets the 50 MB line and must answer
 -32600 (messageTooLarge) and keep serving.
@@ -166,15 +173,9 @@ class Skip(Exception):
 
 
 
-FILE_METHODS = {"database/import", "database/activateReference", "database/deactivateReference",
-                "database/cancelImport"}
-
-
 def guard_request(method, params):
     if method in ("exit", "shutdown"):
         raise Skip(method)
-    if method in FILE_METHODS:
-        raise Skip(method)  # reference-database switching is not this fuzzer's business (yet)
     if method == "initialize" and isinstance(params, dict) and "processId" in params:
         raise Skip("processId")
     if method == "test/sleep":
@@ -347,6 +348,7 @@ def response_kind_ok(r, kind):
 
 class Engine:
     def __init__(self, command, extra_args=()):
+        # Its own data directory: imports, switches, media packs and diagnostics touch nothing real.
         self.data_dir = tempfile.mkdtemp(prefix="stol-stdio-fuzz-")
         self.proc = subprocess.Popen(
             list(command) + ["--conformance-methods", "--data-dir", self.data_dir] + list(extra_args),
@@ -460,6 +462,96 @@ INTERESTING_TOKENS = [b"{", b"}", b"[", b"]", b",", b":", b'"', b"\\", b"\\u0000
                       b'"id":', b'"method":', b'"params":', b'"jsonrpc":"2.0"', b"9" * 40, b"[" * 600]
 
 
+FILE_METHODS = ["database/info", "database/import", "database/cancelImport", "database/activateReference",
+                "database/deactivateReference", "media/import", "media/cancelImport", "media/packs", "media/image",
+                "media/deletePack", "storage/report", "diagnostics/setEnabled", "diagnostics/status",
+                "diagnostics/export", "diagnostics/delete", "about"]
+
+
+def _png(width, height):
+    """A minimal valid grey PNG."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+class Fixtures:
+    """Files for the database/* and media/* methods, made once per run in a temporary directory.
+
+    Hostile ones (missing, empty, junk, a directory, truncated or corrupted envelopes, a sparse
+    file over the 2 GiB limit, a symlink to /dev/zero, the wrong kind of envelope) and, when the
+    engine can make them (keygen, pack, pack-media), one real signed database and one real media
+    pack, signed with a key every engine of this run trusts (--trusted-key)."""
+
+    def __init__(self, engine):
+        self.dir = tempfile.mkdtemp(prefix="stol-stdio-fuzz-files-")
+        d = self.dir
+        self.key_hex = None
+        self.real_db = self.real_media = None
+        self.media_id = "fuzz-pack"
+        self.hostile = ["/nonexistent/x.stol", os.path.join(d, "missing.stol"), d, d + "/", "/", ".", "..",
+                        "/dev/null", "/dev/zero", "/dev/urandom", "/proc/self/status", "/proc/self/mem",
+                        "/etc/passwd", "relative/x.stol", "~/x.stol", "file:///etc/passwd", " ", "\t",
+                        os.path.join(d, "x\u0000.stol"), os.path.join(d, "é🦁\u2028.stol"), "a" * 5000,
+                        "/" + "a/" * 3000, "x" * 100000]
+        with open(os.path.join(d, "empty.stol"), "wb"):
+            pass
+        with open(os.path.join(d, "junk.stol"), "wb") as f:
+            f.write(os.urandom(3000))
+        with open(os.path.join(d, "magic-only.stol"), "wb") as f:
+            f.write(b"STOL\x00DB\x01")
+        with open(os.path.join(d, "sparse-2GiB.stol"), "wb") as f:
+            f.write(b"STOL\x00DB\x01")
+            f.truncate((2 << 30) + 1)
+        os.symlink("/dev/zero", os.path.join(d, "zero.stol"))
+        os.mkdir(os.path.join(d, "dir.stol"))
+        self.hostile += [os.path.join(d, n) for n in ("empty.stol", "junk.stol", "magic-only.stol",
+                                                     "sparse-2GiB.stol", "zero.stol", "dir.stol")]
+        try:
+            self._make_real(engine)
+        except (OSError, subprocess.SubprocessError) as e:
+            print(f"stdio_fuzz: no real .stol / .stolmedia fixtures ({e}); hostile files only", flush=True)
+
+    def _make_real(self, engine):
+        d = self.dir
+        run = lambda *a: subprocess.run([engine] + list(a), capture_output=True, timeout=120, check=True)
+        out = run("keygen", "--out", os.path.join(d, "fuzz.key")).stdout.decode()
+        self.key_hex = re.search(r"[0-9a-f]{64}", out).group(0)
+        db = os.path.join(ROOT, "Sources", "STOLEngine", "Resources", "default.sqlite")
+        real_db = os.path.join(d, "default.stol")
+        run("pack", "--db", db, "--key", os.path.join(d, "fuzz.key"), "--out", real_db)
+        self.real_db = real_db
+        images = os.path.join(d, "images")
+        os.mkdir(images)
+        with open(os.path.join(images, "leo.png"), "wb") as f:
+            f.write(_png(8, 8))
+        with open(os.path.join(d, "manifest.csv"), "w") as f:
+            f.write(f"file,taxonId,credit,license\nleo.png,{REAL_IDS[3]},Fuzz,CC0 1.0\n")
+        real_media = os.path.join(d, "fuzz.stolmedia")
+        run("pack-media", "--images", images, "--manifest", os.path.join(d, "manifest.csv"), "--id", self.media_id,
+            "--name", "Fuzz", "--pack-version", "1", "--key", os.path.join(d, "fuzz.key"), "--out", real_media)
+        self.real_media = real_media
+        data = open(real_db, "rb").read()
+        for name, body in [("truncated-header.stol", data[:60]), ("truncated-payload.stol", data[:5000]),
+                           ("flipped.stol", data[:2000] + bytes([data[2000] ^ 0x40]) + data[2001:]),
+                           ("bad-signature.stol", data[:50] + bytes([data[50] ^ 1]) + data[51:])]:
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(body)
+            self.hostile.append(os.path.join(d, name))
+        self.hostile.append(real_media)  # a media pack is not a database (and the reverse below)
+
+    def args(self):
+        return ["--trusted-key", self.key_hex] if self.key_hex else []
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
 def load_seeds(vectors):
     seeds = []
     for name in sorted(os.listdir(vectors)):
@@ -480,13 +572,20 @@ def load_seeds(vectors):
 
 
 class Generator:
-    def __init__(self, rng, seeds):
+    # Real imports take seconds on a debug build (copy, hash, inflate, integrity check, switch):
+    # at most one every this many seconds.
+    REAL_IMPORT_EVERY = 6.0
+
+    def __init__(self, rng, seeds, fixtures=None):
         self.r = rng
         self.seeds = seeds
+        self.fixtures = fixtures
+        self.next_real_import = time.monotonic() + 1.0
+        self.real_imports = 0
         self.kinds = [
             (self.mutated_vector, 30), (self.random_message, 20), (self.real_method, 25), (self.batch, 8),
             (self.invalid_utf8, 4), (self.huge_number, 3), (self.deep, 2), (self.long_string, 2),
-            (self.random_bytes, 3), (self.crlf, 3),
+            (self.random_bytes, 3), (self.crlf, 3), (self.file_method, 8),
         ]
         self.total = sum(w for _, w in self.kinds)
 
@@ -577,6 +676,50 @@ class Generator:
 
     def random_message(self):
         return self.message().encode("utf-8", "surrogatepass") + b"\n"
+
+    def file_method(self):
+        """database/*, media/*, storage/report, diagnostics/* and about with hostile params."""
+        # Imports take a path, the most hostile param: 40 % of these lines.
+        method = self.r.choice(["database/import", "media/import"]) if self.r.random() < 0.4 \
+            else self.r.choice(FILE_METHODS)
+        fx = self.fixtures
+        p = {}
+        if method in ("database/import", "media/import"):
+            r = self.r.random()
+            real = fx.real_db if method == "database/import" else fx.real_media
+            wrong = fx.real_media if method == "database/import" else fx.real_db
+            if real and time.monotonic() >= self.next_real_import and r < 0.3:
+                p["path"] = real
+                self.next_real_import = time.monotonic() + self.REAL_IMPORT_EVERY
+                self.real_imports += 1
+            elif r < 0.8 or not (fx.real_db or fx.real_media):
+                p["path"] = self.r.choice(fx.hostile + ([wrong] if wrong else []))
+            else:
+                p["path"] = self.r.choice([None, Num("1"), True, [], {}, [fx.dir], {"path": "/"}, ""])
+            if self.r.random() < 0.1:
+                del p["path"]
+            if self.r.random() < 0.3:
+                p["_meta"] = {"progressToken": self.r.choice(["imp", Num(str(self.r.randint(0, 99))), None, []])}
+        elif method == "database/deactivateReference":
+            if self.r.random() < 0.8:
+                p["delete"] = self.r.choice([True, False, True, "yes", Num("1"), None, [], {}])
+        elif method == "diagnostics/setEnabled":
+            if self.r.random() < 0.9:
+                p["enabled"] = self.r.choice([True, False, "true", Num("0"), None, [True]])
+        elif method == "media/image":
+            if self.r.random() < 0.9:
+                p["taxonId"] = self.r.choice([self.r.choice(REAL_IDS), Num(self.r.choice(ODD_NUMBERS)), "1", None, [],
+                                              Num(str(REAL_IDS[3])), self.r.randint(-10, 10)])
+        elif method == "media/deletePack":
+            if self.r.random() < 0.9:
+                p["id"] = self.r.choice([fx.media_id, fx.media_id, "../x", "/etc", "", ".", "..", ".hidden", "a" * 100,
+                                         "a" * 101, "x\u0000y", "CON", "é", "pack/../../x", "nope", Num("1"), None,
+                                         [], "x" * 100000])
+        elif self.r.random() < 0.3:
+            p = self.r.choice([{"x": self.value()}, {"_meta": {"progressToken": "t"}}, {"path": "/"}])
+        params = p if self.r.random() < 0.95 else self.r.choice([[], [p], {}])
+        return self.message(method=method, params=params, notification=self.r.random() < 0.05).encode(
+            "utf-8", "surrogatepass") + b"\n"
 
     def real_method(self):
         method = self.r.choice(["taxon/get", "taxon/detail", "taxon/children", "taxon/ancestors", "search/query",
@@ -691,9 +834,10 @@ class Generator:
 
 
 class Run:
-    def __init__(self, args):
+    def __init__(self, args, engine_args=()):
         self.args = args
-        self.command = [args.engine]
+        self.command = [args.engine] + list(engine_args)
+        self.file_outcomes = {}
         self.passed = 0
         self.failed = 0
         self.failures = []
@@ -786,6 +930,15 @@ class Run:
         return "; ".join(problems) if problems else None
 
     def note_internal(self, r, kind, raw):
+        method = kind.split(":", 1)[1] if kind.startswith("request:") else None
+        if method in FILE_METHODS:
+            if "error" in r:
+                data = r["error"].get("data")
+                outcome = data.get("kind") if isinstance(data, dict) and isinstance(data.get("kind"), str) \
+                    else r["error"]["code"].text
+            else:
+                outcome = "ok"
+            self.file_outcomes[(method, outcome)] = self.file_outcomes.get((method, outcome), 0) + 1
         if "error" in r and r["error"]["code"].text == "-32603" and kind != "request:test/fail":
             self.internal_errors.append(raw[:300])
 
@@ -928,10 +1081,12 @@ def main():
         args.seed = random.randrange(1 << 30)
     rng = random.Random(args.seed)
     seeds = load_seeds(args.vectors)
-    gen = Generator(rng, seeds)
-    run = Run(args)
     started = time.monotonic()
-    print(f"stdio_fuzz: seed {args.seed}, {args.seconds:g} s, engine {args.engine}, {len(seeds)} seed lines", flush=True)
+    fixtures = Fixtures(args.engine)
+    gen = Generator(rng, seeds, fixtures)
+    run = Run(args, fixtures.args())
+    print(f"stdio_fuzz: seed {args.seed}, {args.seconds:g} s, engine {args.engine}, {len(seeds)} seed lines, "
+          f"fixtures in {time.monotonic() - started:.1f} s", flush=True)
 
     big_request = b'{"jsonrpc":"2.0","id":"big-50MB","method":"ping","params":{"pad":"' + b"x" * (50 << 20) + b'"}}\n'
 
@@ -949,8 +1104,11 @@ def main():
             yield kind, unit
 
     capped_share = max(2.0, args.seconds * 0.15)
-    run.session("default cap (64 MiB)", [], fuzz_units, args.seconds - capped_share, rng)
-    run.session("--max-message-bytes 1000000", ["--max-message-bytes", "1000000"], capped_units, capped_share, rng)
+    try:
+        run.session("default cap (64 MiB)", [], fuzz_units, args.seconds - capped_share, rng)
+        run.session("--max-message-bytes 1000000", ["--max-message-bytes", "1000000"], capped_units, capped_share, rng)
+    finally:
+        fixtures.close()
 
     for name, kb in run.max_rss_kb.items():
         if kb > args.max_rss_mb * 1024:
@@ -961,6 +1119,11 @@ def main():
     print(f"answers due (lines): {dict(sorted(run.due.items()))}")
     print(f"responses checked: {run.responses}, server notifications seen: {run.notifications}, "
           f"generated lines skipped (exit/shutdown/parent pid/long sleeps): {run.skipped}")
+    outcomes = {}
+    for (m, o), n in sorted(run.file_outcomes.items()):
+        outcomes.setdefault(m, []).append(f"{o} {n}")
+    print(f"database/media/storage/diagnostics/about answers ({gen.real_imports} real imports sent): "
+          + "; ".join(f"{m}: {', '.join(v)}" for m, v in outcomes.items()))
     print("peak RSS: " + ", ".join(f"{n}: {kb / 1024:.0f} MB" for n, kb in run.max_rss_kb.items()))
     if run.internal_errors:
         print(f"note: {len(run.internal_errors)} -32603 internal error(s) from real methods, e.g. {run.internal_errors[:3]}")
