@@ -133,6 +133,15 @@ final class EngineProcess: Sendable {
     /// Every complete stdout line received and not yet taken.
     var pendingLines: [String] { buffers.lines.withLock { $0 } }
 
+    /// Removes and returns every complete stdout line received so far, for tests that read
+    /// thousands of answers (`next` parses the whole buffer on every call).
+    func takeLines() -> [String] {
+        buffers.lines.withLock { lines in
+            defer { lines.removeAll(keepingCapacity: true) }
+            return lines
+        }
+    }
+
     var stderrText: String { String(decoding: buffers.stderr.withLock { $0 }, as: UTF8.self) }
 
     /// Waits for the process to end; nil if it is still running after `timeout`.
@@ -170,4 +179,54 @@ final class EngineProcess: Sendable {
         let err = try String(contentsOf: paths[2], encoding: .utf8)
         return (process.terminationStatus, out, err)
     }
+}
+
+/// Resident memory of a process, from `/proc/PID/status` (Linux only).
+enum ProcessMemory {
+    /// `VmRSS` and `VmHWM` (the kernel's own peak of VmRSS) in KiB; nil when unreadable.
+    static func read(_ pid: Int32) -> (rss: Int, peak: Int)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        func field(_ name: String) -> Int? {
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return nil }
+            return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
+        }
+        guard let rss = field("VmRSS"), let peak = field("VmHWM") else { return nil }
+        return (rss, peak)
+    }
+}
+
+/// Samples a process's VmRSS on a thread of its own every `interval`, so a test sees the memory
+/// curve while it is busy elsewhere (VmHWM alone gives the peak, not when it happened).
+final class MemorySampler: Sendable {
+    private final class State: Sendable {
+        let samples = Mutex<[(at: Duration, rssKiB: Int)]>([])
+        let running = Mutex(true)
+    }
+
+    private let state = State()
+
+    init(pid: Int32, interval: Duration = .milliseconds(20)) {
+        let start = ContinuousClock.now
+        let state = self.state
+        let micros = useconds_t(interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
+        Thread {
+            while state.running.withLock({ $0 }) {
+                if let memory = ProcessMemory.read(pid) {
+                    state.samples.withLock { $0.append((ContinuousClock.now - start, memory.rss)) }
+                }
+                usleep(micros)
+            }
+        }.start()
+    }
+
+    /// Stops sampling; the samples taken stay readable.
+    func stop() { state.running.withLock { $0 = false } }
+
+    /// Every sample so far: time since start and VmRSS in KiB.
+    var all: [(at: Duration, rssKiB: Int)] { state.samples.withLock { $0 } }
+
+    /// The largest VmRSS sampled, in KiB (0 before the first sample).
+    var peakKiB: Int { state.samples.withLock { $0.map(\.rssKiB).max() ?? 0 } }
+
+    deinit { stop() }
 }
