@@ -125,6 +125,48 @@ import Testing
         }
     }
 
+    /// `compare/lca` answers every pair as `compare/taxa` does, in one request.
+    @Test func bulkLCAAgreesWithCompareTaxa() async throws {
+        let engine = try engine()
+        let ids = try EmbeddedDatabaseTests.query("SELECT id FROM taxa ORDER BY id", try Self.database.get()).compactMap { Int64($0) }
+        #expect(ids.count == 57)
+        var pairs: [JSONValue] = []
+        var expected: [(lca: JSONValue?, distance: JSONValue?)] = []
+        for (i, a) in ids.enumerated() {
+            for b in [ids[(i * 7 + 3) % ids.count], a, ids[(i * 13 + 5) % ids.count]] {
+                pairs.append(.array([.integer(a), .integer(b)]))
+                let one = await engine.call("compare/taxa", .object(["a": .integer(a), "b": .integer(b)]))
+                if let result = one?["result"] {
+                    expected.append((result["lca"]?["id"], result["taxonomicDistance"]))
+                } else {
+                    #expect(one?["error"]?["data"]?["kind"] == "noCommonAncestor")
+                    expected.append((.null, .null))
+                }
+            }
+        }
+        _ = await engine.result("compare/stats")
+        let bulk = try #require(await engine.result("compare/lca", .object(["pairs": .array(pairs)])))
+        #expect(bulk["source"] == "tree")
+        #expect(bulk["lcas"]?.arrayValue?.count == pairs.count)
+        #expect(bulk["lcas"]?.arrayValue == expected.map { $0.lca ?? .null })
+        #expect(bulk["distances"]?.arrayValue == expected.map { $0.distance ?? .null })
+        #expect(expected.contains { $0.lca == .null })
+
+        #expect(await engine.result("compare/lca", .object(["pairs": .array([])]))?["lcas"] == .array([]))
+        let lion = try id("Panthera leo")
+        func error(_ pairs: JSONValue) async -> JSONValue? { await engine.call("compare/lca", .object(["pairs": pairs]))?["error"] }
+        let unknown = await error(.array([.array([.integer(lion), .integer(lion)]), .array([.integer(lion), .integer(99)])]))
+        #expect(unknown?["code"] == -32002)
+        #expect(unknown?["data"]?["id"] == 99)
+        #expect(await error(.array([.array([.integer(lion)])]))?["data"]?["field"] == "pairs.0")
+        #expect(await error(.array([.array([.integer(lion), .integer(lion)]), .array([.integer(lion), .integer(-4)])]))?["data"]?["field"] == "pairs.1.1")
+        #expect(await error(.array([.array([.integer(lion), .string("x")])]))?["code"] == -32602)
+        #expect(await error(.integer(3))?["data"]?["field"] == "pairs")
+        let tooMany = JSONValue.array(Array(repeating: .array([.integer(lion), .integer(lion)]), count: 100_001))
+        #expect(await error(tooMany)?["data"]?["field"] == "pairs")
+        #expect(await engine.result("ping") != nil)
+    }
+
     @Test func relativesOfTheLion() async throws {
         let engine = try engine()
         let leo = try id("Panthera leo")

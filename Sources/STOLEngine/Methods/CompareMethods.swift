@@ -1,11 +1,15 @@
 import STOLRPC
 
-/// `compare/taxa`, `compare/relatives` and `compare/stats`.
+/// `compare/taxa`, `compare/lca`, `compare/relatives` and `compare/stats`.
 enum CompareMethods {
     struct TaxaParams: Decodable, Sendable {
         var a: Int64
         var b: Int64
         var lang: String?
+    }
+
+    struct LCAParams: Decodable, Sendable {
+        var pairs: [[Int64]]
     }
 
     struct RelativesParams: Decodable, Sendable {
@@ -20,6 +24,16 @@ enum CompareMethods {
         table.on("compare/taxa") { (p: TaxaParams, _) in
             try await engine.compare.compare(
                 try Params.taxonID(p.a, field: "a"), try Params.taxonID(p.b, field: "b"), lang: try Params.language(p.lang))
+        }
+        table.on("compare/lca") { (p: LCAParams, _) in
+            guard p.pairs.count <= CompareService.maxLCAPairs else {
+                throw RPCError.invalidParams(field: "pairs", "must hold at most \(CompareService.maxLCAPairs) pairs; split the batch")
+            }
+            let pairs = try p.pairs.enumerated().map { i, pair -> (Int64, Int64) in
+                guard pair.count == 2 else { throw RPCError.invalidParams(field: "pairs.\(i)", "must be a pair of taxon ids, [a, b]") }
+                return (try Params.taxonID(pair[0], field: "pairs.\(i).0"), try Params.taxonID(pair[1], field: "pairs.\(i).1"))
+            }
+            return try await engine.compare.lcas(pairs)
         }
         table.on("compare/relatives") { (p: RelativesParams, _) in
             let source: RelativesSource

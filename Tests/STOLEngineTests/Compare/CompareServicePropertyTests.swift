@@ -161,6 +161,54 @@ import Testing
         }
     }
 
+    @Test(arguments: shapes)
+    func bulkLCAFromMemoryEqualsFromSQLAndNaive(_ shape: CompareTrees.Shape) async throws {
+        let fixture = try fixture(shape)
+        let service = service(fixture)
+        let snapshot = try await LCASnapshotLoader.load(fixture.database)
+        let parent = fixture.assembled.parentIndex
+        let ids = fixture.assembled.ids
+        let n = Int32(parent.count)
+        var rng = CompareRandom(seed: 91)
+        var nodes: [(Int32, Int32)] = []
+        for k in 0..<1_200 {
+            let u = Int32.random(in: 0..<n, using: &rng)
+            var v = Int32.random(in: 0..<n, using: &rng)
+            if k % 7 == 0 { v = u }
+            if k % 7 == 1 { v = parent[Int(u)] >= 0 ? parent[Int(u)] : u }
+            nodes.append((u, v))
+        }
+        let pairs = nodes.map { (ids[Int($0.0)], ids[Int($0.1)]) }
+        let memory = try await service.lcas(pairs, in: fixture.database, using: snapshot)
+        let sql = try await service.lcas(pairs, in: fixture.database, using: nil)
+        #expect(memory.source == "tree")
+        #expect(sql.source == "sql")
+        #expect(memory.lcas == sql.lcas)
+        #expect(memory.distances == sql.distances)
+        #expect(memory.lcas.count == pairs.count)
+        var none = 0
+        for (i, (u, v)) in nodes.enumerated() {
+            guard let l = CompareTrees.naiveLCA(parent, u, v) else {
+                #expect(memory.lcas[i] == nil && memory.distances[i] == nil)
+                none += 1
+                continue
+            }
+            #expect(memory.lcas[i] == ids[Int(l)])
+            #expect(memory.distances[i] == CompareTrees.depth(parent, u) + CompareTrees.depth(parent, v) - 2 * CompareTrees.depth(parent, l))
+        }
+        if shape == .forest { #expect(none > 0) }
+        #expect(try await service.lcas([], in: fixture.database, using: snapshot).lcas.isEmpty)
+        for missing: Int64 in [1, 123_456_789] {
+            let known = ids[0]
+            await #expect(throws: TaxonomyError.taxonNotFound(missing)) {
+                try await service.lcas([(known, known), (known, missing)], in: fixture.database, using: snapshot)
+            }
+            await #expect(throws: TaxonomyError.taxonNotFound(missing)) {
+                try await service.lcas([(missing, known)], in: fixture.database, using: nil)
+            }
+        }
+    }
+
     @Test func descriptions() {
         func taxon(_ id: Int64, _ name: String, _ rank: Rank?, _ common: String? = nil) -> Taxon {
             Taxon(id: id, parentId: nil, rank: rank, scientificName: name, status: .accepted, preferredCommonName: common)
