@@ -14,7 +14,7 @@ files for taxopy, packed .stol files. Peers that need PyPI (taxopy) run from ben
 on demand (`python3 -m venv bench/.venv && bench/.venv/bin/pip install taxopy==0.14.0`; the ete3
 section adds ete3==3.1.3, six and numpy).
 """
-import argparse, datetime, json, os, platform, random, re, shutil, sqlite3, subprocess, sys, tempfile, time, unicodedata
+import argparse, datetime, json, os, platform, random, re, shutil, sqlite3, statistics, subprocess, sys, tempfile, time, unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine_client import EMBEDDED_DB, ROOT, Engine, default_engine, log, proc_status, summary  # noqa: E402
@@ -335,23 +335,25 @@ def write_taxdump(path, out_dir):
 TAXOPY_SCRIPT = r"""
 import json, random, resource, sys, time
 import taxopy
-nodes, names, ids_file, n_lineage, n_lca = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+nodes, names, ids_file, n_lineage, pairs_file = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 ids = json.load(open(ids_file))
+pairs = json.load(open(pairs_file))
 t = time.perf_counter()
 db = taxopy.TaxDb(nodes_dmp=nodes, names_dmp=names, keep_files=True)
 load = time.perf_counter() - t
-rng = random.Random(3)
 t = time.perf_counter()
 for i in range(n_lineage):
     taxopy.Taxon(ids[i % len(ids)], db).taxid_lineage
 lineage = time.perf_counter() - t
-taxa = [taxopy.Taxon(i, db) for i in ids[:2000]]
+taxa = {i: taxopy.Taxon(i, db) for i in ids}
+first = []
 t = time.perf_counter()
-for i in range(n_lca):
-    a, b = rng.choice(taxa), rng.choice(taxa)
-    taxopy.find_lca([a, b], db)
+for a, b in pairs:
+    found = taxopy.find_lca([taxa[a], taxa[b]], db)
+    if len(first) < 1000:
+        first.append(found.taxid)
 lca = time.perf_counter() - t
-print(json.dumps({"load": load, "lineage_rate": n_lineage / lineage, "lca_rate": n_lca / lca,
+print(json.dumps({"load": load, "lineage_rate": n_lineage / lineage, "lca_rate": len(pairs) / lca, "first_lcas": first,
                   "rss": int(next(l for l in open("/proc/self/status") if l.startswith("VmHWM")).split()[1]) * 1024}))
 """
 
@@ -377,23 +379,36 @@ def batched_lines(method, params_list, batch):
 def section_lineage(smoke):
     if smoke:
         label, db_arg, path = "embedded", None, EMBEDDED_DB
-        n_lineage, n_lca_stdio, pairs = 2000, 1000, 100000
+        n_lineage, n_lca_stdio, pairs, runs = 2000, 1000, 100000, 1
     else:
         label, db_arg, path = "Open Tree", opentree(), opentree()
-        n_lineage, n_lca_stdio, pairs = 100000, 20000, 1000000
+        n_lineage, n_lca_stdio, pairs, runs = 100000, 20000, 1000000, 3
     ids = random_ids(path, 20000, seed=5)
     rng = random.Random(9)
+    # One list of random pairs for the engine over stdio (compare/lca) and for taxopy.
+    pair_list = [[rng.choice(ids), rng.choice(ids)] for _ in range(pairs)]
     rows, notes = [], []
+    lineage_runs, lca_bulk_runs = [], []
     with Engine(ENGINE, db_arg) as e:
         compare_stdio.wait_ready(e)
         anc = [{"id": ids[i % len(ids)]} for i in range(n_lineage)]
-        lines = batched_lines("taxon/ancestors", anc, 100)
-        seconds, out = e.pipelined(lines, len(lines))
-        lineage_rate = n_lineage / seconds
-        pairs_params = [{"a": rng.choice(ids), "b": rng.choice(ids)} for _ in range(n_lca_stdio)]
+        lineage_lines = batched_lines("taxon/ancestors", anc, 100)
+        bulk_lines = [json.dumps({"jsonrpc": "2.0", "id": i + 1, "method": "compare/lca", "params": {"pairs": pair_list[s:s + 100000]}},
+                                 separators=(",", ":")).encode() + b"\n" for i, s in enumerate(range(0, pairs, 100000))]
+        for _ in range(runs):
+            seconds, _ = e.pipelined(lineage_lines, len(lineage_lines))
+            lineage_runs.append(n_lineage / seconds)
+            seconds, out = e.pipelined(bulk_lines, len(bulk_lines))
+            lca_bulk_runs.append(pairs / seconds)
+        engine_lcas = []
+        for line in sorted((json.loads(l) for l in out), key=lambda r: r["id"]):
+            engine_lcas += line["result"]["lcas"]
+        pairs_params = [{"a": a, "b": b} for a, b in pair_list[:n_lca_stdio]]
         lines = batched_lines("compare/taxa", pairs_params, 100)
         seconds, out = e.pipelined(lines, len(lines))
         lca_stdio_rate = n_lca_stdio / seconds
+    lineage_rate, lca_bulk_rate = statistics.median(lineage_runs), statistics.median(lca_bulk_runs)
+    spread = lambda runs_: (f", runs {min(runs_):,.0f}–{max(runs_):,.0f}" if len(runs_) > 1 else "")
     _, _, text = run_rss([ENGINE, "benchmark", "lca", "--database", path, "--pairs", str(pairs), "--runs", "3", "--source", "tour"])
     text = text.decode()
     m = re.search(r"lca: ([\d.]+) M queries/s", text)
@@ -408,19 +423,26 @@ def section_lineage(smoke):
         reused = os.path.exists(os.path.join(dump_dir, "names.dmp"))
         nodes, names = write_taxdump(path, dump_dir)
         notes.append(f"NCBI-style nodes.dmp/names.dmp for taxopy {'reused from' if reused else f'written in {time.perf_counter() - t0:.1f} s to'} {os.path.relpath(dump_dir, ROOT)}")
-        ids_file = os.path.join(tempfile.mkdtemp(prefix="stol-bench-"), "ids.json")
+        work = tempfile.mkdtemp(prefix="stol-bench-")
+        ids_file, pairs_file = os.path.join(work, "ids.json"), os.path.join(work, "pairs.json")
         json.dump(ids, open(ids_file, "w"))
-        _, _, out = run_rss([VENV_PY, "-c", TAXOPY_SCRIPT, nodes, names, ids_file, str(n_lineage), "20000"])
-        shutil.rmtree(os.path.dirname(ids_file), ignore_errors=True)
+        json.dump(pair_list, open(pairs_file, "w"))
+        _, _, out = run_rss([VENV_PY, "-c", TAXOPY_SCRIPT, nodes, names, ids_file, str(n_lineage), pairs_file])
+        shutil.rmtree(work, ignore_errors=True)
         taxopy = json.loads(out.decode().strip().splitlines()[-1])
-        notes.append(f"taxopy 0.14.0: TaxDb loaded in {taxopy['load']:.1f} s, peak RSS {mb(taxopy['rss'])}; LCA on 20,000 random pairs, rate extrapolated to 1,000,000.")
+        checked = taxopy.pop("first_lcas")
+        agree = sum(1 for x, y in zip(checked, engine_lcas) if x == y)
+        notes.append(f"taxopy 0.14.0: TaxDb loaded in {taxopy['load']:.1f} s, peak RSS {mb(taxopy['rss'])}; `find_lca` on the same {pairs:,} random pairs "
+                     f"as `compare/lca`; the two agree on {agree:,} of the first {len(checked):,} pairs' LCAs.")
         notes.append("ete3, loaded with the same whole tree: section 4b (`--only ete3`).")
-    peer = lambda key: (f"{taxopy[key]:,.0f} /s" + (f" (1 M pairs ≈ {1e6 / taxopy[key]:.0f} s)" if key == "lca_rate" else f" ({n_lineage / taxopy[key]:.2f} s)")) if taxopy else "not measured (smoke)"
+    peer = lambda key: (f"{taxopy[key]:,.0f} /s" + (f" (1 M pairs: {1e6 / taxopy[key]:.1f} s)" if key == "lca_rate" else f" ({n_lineage / taxopy[key]:.2f} s)")) if taxopy else "not measured (smoke)"
     peer_ratio = lambda v, key: (f"engine ÷ taxopy = {v / taxopy[key]:.3g}" if taxopy else "–")
-    rows.append([f"{label}: {n_lineage:,} random lineages, `taxon/ancestors` over stdio (batches of 100)",
-                 f"{lineage_rate:,.0f} /s ({n_lineage / lineage_rate:.2f} s)", "peer: taxopy `Taxon(id).taxid_lineage` in-process", peer("lineage_rate"), peer_ratio(lineage_rate, "lineage_rate")])
-    rows.append([f"{label}: LCA, `compare/taxa` over stdio (batches of 100, {n_lca_stdio:,} pairs)",
-                 f"{lca_stdio_rate:,.0f} /s (1 M pairs ≈ {1e6 / lca_stdio_rate:.0f} s)", "peer: taxopy `find_lca` in-process", peer("lca_rate"), peer_ratio(lca_stdio_rate, "lca_rate")])
+    rows.append([f"{label}: {n_lineage:,} random lineages, `taxon/ancestors` over stdio (batches of 100, median of {runs})",
+                 f"{lineage_rate:,.0f} /s ({n_lineage / lineage_rate:.2f} s{spread(lineage_runs)})", "peer: taxopy `Taxon(id).taxid_lineage` in-process", peer("lineage_rate"), peer_ratio(lineage_rate, "lineage_rate")])
+    rows.append([f"{label}: LCA of {pairs:,} random pairs, `compare/lca` over stdio ({len(bulk_lines)} requests of ≤ 100,000 pairs, median of {runs})",
+                 f"{lca_bulk_rate:,.0f} /s ({pairs / lca_bulk_rate:.2f} s{spread(lca_bulk_runs)})", "peer: taxopy `find_lca` in-process, same pairs", peer("lca_rate"), peer_ratio(lca_bulk_rate, "lca_rate")])
+    rows.append([f"{label}: LCA with both paths as full taxa, `compare/taxa` over stdio (batches of 100, first {n_lca_stdio:,} of the pairs)",
+                 f"{lca_stdio_rate:,.0f} /s", "peer: taxopy `find_lca` in-process", peer("lca_rate"), peer_ratio(lca_stdio_rate, "lca_rate")])
     rows.append([f"{label}: LCA in-process (`benchmark lca`, {pairs:,} random pairs, median of 3)",
                  f"{inproc / 1e6:,.1f} M /s", "peer: taxopy `find_lca`", peer("lca_rate"), peer_ratio(inproc, "lca_rate")])
     if build:
