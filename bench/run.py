@@ -376,6 +376,30 @@ def batched_lines(method, params_list, batch):
     return lines
 
 
+# The query `taxon/ancestors` runs (TaxonomyStore.ancestors with the stored child count), for the
+# storage floor of a lineage: the same rows through Python's sqlite3, without JSON or a pipe.
+LINEAGE_SQL = """
+WITH RECURSIVE up(id, level) AS (
+    SELECT parent_id, 1 FROM taxa WHERE id = :id AND parent_id IS NOT NULL
+    UNION ALL
+    SELECT t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.id WHERE t.parent_id IS NOT NULL AND up.level < 10000)
+SELECT t.id, t.parent_id, t.rank, t.scientific_name, t.author, t.year, t.status, t.conservation,
+    (SELECT n.name FROM names n WHERE n.taxon_id = t.id AND n.name_type IN ('common', 'vernacular') AND n.lang IN ('en', 'en', 'en')
+     ORDER BY n.lang = 'en' DESC, n.lang = 'en' DESC, n.is_preferred DESC, n.id LIMIT 1) AS common_name, t.child_count
+FROM taxa t JOIN up ON up.id = t.id ORDER BY up.level DESC
+"""
+
+
+def lineage_floor(path, ids, n):
+    """Lineages per second and mean depth for the engine's lineage query run in-process."""
+    db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    db.execute(LINEAGE_SQL, {"id": ids[0]}).fetchall()
+    rows, start = 0, time.perf_counter()
+    for i in range(n):
+        rows += len(db.execute(LINEAGE_SQL, {"id": ids[i % len(ids)]}).fetchall())
+    return n / (time.perf_counter() - start), rows / n
+
+
 def section_lineage(smoke):
     if smoke:
         label, db_arg, path = "embedded", None, EMBEDDED_DB
@@ -408,6 +432,7 @@ def section_lineage(smoke):
         seconds, out = e.pipelined(lines, len(lines))
         lca_stdio_rate = n_lca_stdio / seconds
     lineage_rate, lca_bulk_rate = statistics.median(lineage_runs), statistics.median(lca_bulk_runs)
+    floor_rate, depth = lineage_floor(path, ids, min(n_lineage, 20000))
     spread = lambda runs_: (f", runs {min(runs_):,.0f}–{max(runs_):,.0f}" if len(runs_) > 1 else "")
     _, _, text = run_rss([ENGINE, "benchmark", "lca", "--database", path, "--pairs", str(pairs), "--runs", "3", "--source", "tour"])
     text = text.decode()
@@ -439,6 +464,8 @@ def section_lineage(smoke):
     peer_ratio = lambda v, key: (f"engine ÷ taxopy = {v / taxopy[key]:.3g}" if taxopy else "–")
     rows.append([f"{label}: {n_lineage:,} random lineages, `taxon/ancestors` over stdio (batches of 100, median of {runs})",
                  f"{lineage_rate:,.0f} /s ({n_lineage / lineage_rate:.2f} s{spread(lineage_runs)})", "peer: taxopy `Taxon(id).taxid_lineage` in-process", peer("lineage_rate"), peer_ratio(lineage_rate, "lineage_rate")])
+    rows.append([f"{label}: the same lineages, the engine's SQL through Python's sqlite3 (no JSON, no pipe; {min(n_lineage, 20000):,} lineages, mean {depth:.1f} ancestors)",
+                 f"{lineage_rate:,.0f} /s (engine, above)", "floor: SQLite", f"{floor_rate:,.0f} /s", f"engine ÷ floor = {lineage_rate / floor_rate:.2f}"])
     rows.append([f"{label}: LCA of {pairs:,} random pairs, `compare/lca` over stdio ({len(bulk_lines)} requests of ≤ 100,000 pairs, median of {runs})",
                  f"{lca_bulk_rate:,.0f} /s ({pairs / lca_bulk_rate:.2f} s{spread(lca_bulk_runs)})", "peer: taxopy `find_lca` in-process, same pairs", peer("lca_rate"), peer_ratio(lca_bulk_rate, "lca_rate")])
     rows.append([f"{label}: LCA with both paths as full taxa, `compare/taxa` over stdio (batches of 100, first {n_lca_stdio:,} of the pairs)",
