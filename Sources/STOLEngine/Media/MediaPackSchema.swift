@@ -37,6 +37,20 @@ public enum MediaPackSchema {
         return version
     }
 
+    /// Refuses values the readers would fail to decode (a text width, a blob MIME type…): column
+    /// affinity does not stop them, and `media/image` must never meet one.
+    static func checkValueTypes(_ db: Database) throws {
+        let images = try Int.fetchOne(db, sql: """
+            SELECT count(*) FROM images WHERE typeof(taxon_id) != 'integer' OR typeof(mime_type) != 'text'
+                OR typeof(width) != 'integer' OR typeof(height) != 'integer' OR typeof(credit) != 'text'
+                OR typeof(license) != 'text' OR typeof(bytes) != 'blob'
+            """) ?? 0
+        let info = try Int.fetchOne(db, sql: "SELECT count(*) FROM media_info WHERE typeof(key) != 'text' OR typeof(value) != 'text'") ?? 0
+        guard images == 0, info == 0 else {
+            throw ReferenceError.databaseCorrupt("\(images) images and \(info) media_info rows hold values of the wrong type")
+        }
+    }
+
     /// Pack ids name files: letters, digits, `.`, `_`, `-`; not starting with `.`; at most 100.
     public static func isValidPackID(_ id: String) -> Bool {
         guard !id.isEmpty, id.utf8.count <= 100, !id.hasPrefix("."), id != "..", id != "." else { return false }

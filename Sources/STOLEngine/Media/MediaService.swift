@@ -104,7 +104,10 @@ public actor MediaService {
             let bytes = ((try? FileManager.default.attributesOfItem(atPath: url(id).path))?[.size] as? NSNumber)?.int64Value ?? 0
             let facts = try? await queue.read { db -> ([String: String], Int) in
                 var info: [String: String] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT key, value FROM media_info") { info[row["key"]] = row["value"] }
+                // Rows of another type (a pack installed before the import checked them) are skipped, never decoded.
+                for row in try Row.fetchAll(db, sql: "SELECT key, value FROM media_info WHERE typeof(key) = 'text' AND typeof(value) = 'text'") {
+                    info[row["key"]] = row["value"]
+                }
                 return (info, try Int.fetchOne(db, sql: "SELECT count(*) FROM images") ?? 0)
             }
             guard let (info, count) = facts else { continue }
@@ -122,7 +125,9 @@ public actor MediaService {
             let found = try await queue.read { db -> Image? in
                 guard let row = try Row.fetchOne(db, sql: """
                     SELECT taxon_id, mime_type, width, height, credit, license, bytes FROM images
-                    WHERE taxon_id = ? ORDER BY width * height DESC, id LIMIT 1
+                    WHERE taxon_id = ? AND typeof(taxon_id) = 'integer' AND typeof(mime_type) = 'text' AND typeof(width) = 'integer'
+                      AND typeof(height) = 'integer' AND typeof(credit) = 'text' AND typeof(license) = 'text' AND typeof(bytes) = 'blob'
+                    ORDER BY width * height DESC, id LIMIT 1
                     """, arguments: [taxonID]) else { return nil }
                 return Image(taxonID: row["taxon_id"], mimeType: row["mime_type"], width: row["width"], height: row["height"],
                              credit: row["credit"], license: row["license"], bytes: row["bytes"], packID: id)

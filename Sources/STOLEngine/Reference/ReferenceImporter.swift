@@ -250,6 +250,7 @@ public struct ReferenceImporter: Sendable {
         // 7. Open read-only, defensively.
         try checkCancelled(job)
         report(0.8, "opening database")
+        try Self.checkJournalMode(database)
         let queue: DatabaseQueue
         do {
             var config = Configuration()
@@ -291,6 +292,14 @@ public struct ReferenceImporter: Sendable {
         guard stored == Int(header.schemaVersion) else {
             throw .databaseCorrupt("the header says schema version \(header.schemaVersion), the database says \(stored)")
         }
+        do {
+            let kind = self.kind
+            try queue.read { db in try ImportSchema.check(db, kind: kind) }
+        } catch let error as ReferenceError {
+            throw error
+        } catch {
+            throw .databaseCorrupt(Self.describe(error))
+        }
 
         // 9. Integrity.
         try checkCancelled(job)
@@ -305,6 +314,13 @@ public struct ReferenceImporter: Sendable {
             throw .databaseCorrupt(Self.describe(error))
         }
         guard problems == ["ok"] else { throw .databaseCorrupt(problems.prefix(5).joined(separator: "; ")) }
+        if kind == .media {
+            do { try queue.read { db in try MediaPackSchema.checkValueTypes(db) } } catch let error as ReferenceError {
+                throw error
+            } catch {
+                throw .databaseCorrupt(Self.describe(error))
+            }
+        }
         try checkCancelled(job)
         report(0.9, "verified")
         return Staged(stolCopy: copy, database: database, schemaVersion: stored, signedBy: key)
@@ -384,8 +400,86 @@ public struct ReferenceImporter: Sendable {
         do { try output.sync() } catch { throw .importFailed("\(error)") }
     }
 
+    /// Refuses a WAL-mode file (header bytes 18 and 19 not 1): alone it may lack transactions
+    /// committed to its `-wal` file, and any non-immutable reader would create files beside it.
+    static func checkJournalMode(_ database: URL) throws(ReferenceError) {
+        let header: [UInt8]
+        do {
+            let file = try RawFile(reading: database)
+            var bytes = [UInt8](repeating: 0, count: 100)
+            let n = try file.read(into: &bytes)
+            header = Array(bytes[0..<n])
+        } catch {
+            throw .importFailed("\(error)")
+        }
+        guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else { return }  // SQLite itself refuses it next.
+        guard header[18] == 1, header[19] == 1 else {
+            throw .databaseCorrupt("the database is in WAL mode (file format bytes \(header[18]), \(header[19])); pack a rollback-journal database")
+        }
+    }
+
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
         return "\(error)"
+    }
+}
+
+/// The schema an imported database must have: exactly the objects its kind's schema SQL creates
+/// (read back from an in-memory database), so no trigger, view, extra table or expression index
+/// of the file's own choosing ever runs or is read, and no required table is missing.
+enum ImportSchema {
+    struct Object: Sendable, Equatable {
+        var type: String
+        var name: String
+        var sql: String?
+    }
+
+    static let database: [Object]? = try? expected(Schema.sql())
+    static let media: [Object]? = try? expected(MediaPackSchema.createSQL)
+
+    static func expected(_ sql: String) throws -> [Object] {
+        let queue = try DatabaseQueue()
+        return try queue.write { db in
+            try db.execute(sql: sql)
+            return try objects(db)
+        }
+    }
+
+    /// Every schema object, as text whatever the file stored (a hostile row may hold blobs).
+    static func objects(_ db: Database) throws -> [Object] {
+        try Row.fetchAll(db, sql: "SELECT CAST(type AS TEXT), CAST(name AS TEXT), CAST(sql AS TEXT) FROM sqlite_master").map { row in
+            Object(type: row[0] ?? "", name: row[1] ?? "", sql: row[2])
+        }
+    }
+
+    /// SQL compared modulo whitespace runs.
+    static func normalized(_ sql: String?) -> String? {
+        sql.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+    }
+
+    static func check(_ db: Database, kind: StolFormat.Kind) throws {
+        guard let expected = kind == .database ? database : media else { throw ReferenceError.importFailed("the engine cannot read its own schema") }
+        let found = try objects(db)
+        if let object = found.first(where: { $0.type == "trigger" || $0.type == "view" }) {
+            throw ReferenceError.databaseCorrupt("the database holds a \(object.type) (\(object.name)); the format has none")
+        }
+        // ANALYZE statistics are allowed: the build writes sqlite_stat1.
+        let own = found.filter { !($0.type == "table" && ($0.name.hasPrefix("sqlite_stat") || $0.name == "sqlite_sequence")) }
+        for object in own {
+            guard let model = expected.first(where: { $0.name == object.name }), model.type == object.type else {
+                throw ReferenceError.databaseCorrupt("unexpected \(object.type) \(object.name) (not in the schema)")
+            }
+            let compared = object.type == "index" || (model.sql ?? "").hasPrefix("CREATE VIRTUAL TABLE")
+            if compared, normalized(object.sql) != normalized(model.sql) {
+                throw ReferenceError.databaseCorrupt("\(object.type) \(object.name) differs from the schema")
+            }
+            if object.type == "table", !(model.sql ?? "").hasPrefix("CREATE VIRTUAL TABLE"),
+               try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pragma_table_xinfo(?) WHERE hidden IN (2, 3))", arguments: [object.name]) == true {
+                throw ReferenceError.databaseCorrupt("table \(object.name) has a generated column")
+            }
+        }
+        if let missing = expected.first(where: { model in !own.contains { $0.name == model.name } }) {
+            throw ReferenceError.databaseCorrupt("missing \(missing.type) \(missing.name)")
+        }
     }
 }

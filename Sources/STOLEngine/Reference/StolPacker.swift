@@ -115,8 +115,12 @@ final class RawFile {
     init(reading url: URL) throws {
         path = url.path
         var d: Int32
-        repeat { d = open(url.path, O_RDONLY | O_CLOEXEC) } while d < 0 && errno == EINTR
+        // O_NONBLOCK so that opening a FIFO nobody writes to cannot hang the import forever (the
+        // caller then refuses it as not a regular file); reads block as usual once it is cleared.
+        repeat { d = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } while d < 0 && errno == EINTR
         guard d >= 0 else { throw StolPacker.PackError.io("cannot open \(url.path): \(String(cString: strerror(errno)))") }
+        let flags = fcntl(d, F_GETFL)
+        if flags >= 0 { _ = fcntl(d, F_SETFL, flags & ~O_NONBLOCK) }
         fd = d
     }
 
