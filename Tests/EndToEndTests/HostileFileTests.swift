@@ -1,0 +1,213 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import STOLRPC
+import Testing
+
+/// Every hostile file from `HostileFiles` goes to the real binary over real pipes; each must be
+/// refused with its exact `data.kind`, leave the data directory exactly as it was (no temporary
+/// file, the installed reference and media pack byte-identical), and the engine keeps serving.
+///
+/// The default run tries every case (about 25 s on the debug build); `STOL_HOSTILE_QUICK=1` tries
+/// a fixed representative subset.
+@Suite(.serialized) struct HostileFileTests {
+    static var runAll: Bool { ProcessInfo.processInfo.environment["STOL_HOSTILE_QUICK"] != "1" }
+
+    struct Setup: Sendable {
+        var files: HostileFiles
+        var scratch: URL
+        var leo: Int64 { files.leo }
+    }
+
+    static let setup = Result { () throws -> Setup in
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("stol-hostile-\(UUID().uuidString)")
+        return Setup(files: try HostileFiles(scratch: scratch), scratch: scratch)
+    }
+
+    /// What must not change when a file is refused.
+    struct State: Equatable, CustomStringConvertible {
+        var info: JSONValue?
+        var packs: JSONValue?
+        /// Every path under the data directory; files with size, inode and modification time.
+        var tree: [String: String]
+        var reference: Data?
+        var pack: Data?
+
+        var description: String { "info \(String(describing: info)), packs \(String(describing: packs)), tree \(tree.keys.sorted())" }
+    }
+
+    static func tree(_ data: URL) -> [String: String] {
+        var out: [String: String] = [:]
+        let fm = FileManager.default
+        for path in (fm.enumerator(atPath: data.path)?.allObjects as? [String]) ?? [] {
+            let attributes = (try? fm.attributesOfItem(atPath: data.appendingPathComponent(path).path)) ?? [:]
+            if attributes[.type] as? FileAttributeType == .typeDirectory {
+                out[path] = "directory"
+            } else {
+                let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+                out[path] = "\(attributes[.size] ?? "?") \(attributes[.systemFileNumber] ?? "?") \(modified)"
+            }
+        }
+        return out
+    }
+
+    static func state(_ engine: EngineProcess) async -> State {
+        let data = engine.dataDirectory
+        return State(info: await engine.result("database/info"), packs: await engine.result("media/packs"), tree: tree(data),
+                     reference: try? Data(contentsOf: data.appendingPathComponent("Databases/reference.sqlite")),
+                     pack: try? Data(contentsOf: data.appendingPathComponent("Media/hostile-base.sqlite")))
+    }
+
+    /// An engine on `data` that trusts the generator's key, with the 1 MiB import limit the bombs aim at.
+    static func engine(_ setup: Setup, data: URL, limited: Bool = true) throws -> EngineProcess {
+        try EngineProcess(["--trusted-key", setup.files.writer.trusted.hex] + (limited ? ["--max-import-bytes", "\(HostileFiles.importLimit)"] : []), dataDirectory: data)
+    }
+
+    /// Installs the valid reference database and media pack the hostile files must not disturb.
+    static func installValid(_ setup: Setup, _ engine: EngineProcess) async throws {
+        for kind in [StolKind.database, .media] {
+            let url = setup.scratch.appendingPathComponent("valid.\(kind.fileExtension)")
+            try Data(setup.files.valid(kind)).write(to: url)
+            let response = await engine.call(kind.method, .object(["path": .string(url.path)]), timeout: .seconds(120))
+            try #require(response?["result"] != nil, "the valid \(kind.rawValue) file must import: \(String(describing: response))")
+            try? FileManager.default.removeItem(at: url)
+        }
+        _ = await engine.next(timeout: .seconds(2)) { $0["method"] == "database/didSwitch" }
+    }
+
+    /// Serving still works: a ping and a taxon read from the reference database.
+    static func serving(_ engine: EngineProcess, _ setup: Setup) async -> Bool {
+        guard await engine.result("ping") == .object([]) else { return false }
+        return await engine.result("taxon/get", .object(["id": .integer(Int(setup.leo))]))?["scientificName"] == "Panthera leo"
+    }
+
+    struct Tally {
+        var tried: [HostileCase.Family: Int] = [:]
+        var generated: [HostileCase.Family: Int] = [:]
+        var kinds: [HostileCase.Family: [String: Int]] = [:]
+        var skipped: [String] = []
+    }
+
+    func sweep(_ kind: StolKind) async throws {
+        let setup = try Self.setup.get()
+        let cases = setup.files.all(kind)
+        let data = setup.scratch.appendingPathComponent("data-\(kind.rawValue)-\(UUID().uuidString)")
+        let inputs = setup.scratch.appendingPathComponent("inputs-\(kind.rawValue)")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: data)
+            try? FileManager.default.removeItem(at: inputs)
+        }
+        var engine = try Self.engine(setup, data: data)
+        try await Self.installValid(setup, engine)
+        #expect(await Self.serving(engine, setup))
+        var baseline = await Self.state(engine)
+        #expect(baseline.info?["source"] == "reference")
+        #expect(baseline.packs?["packs"]?.arrayValue?.count == 1)
+        #expect(baseline.reference == Data(setup.files.database))
+
+        var tally = Tally()
+        for (number, hostile) in cases.enumerated() {
+            tally.generated[hostile.family, default: 0] += 1
+            guard Self.runAll || hostile.representative else { continue }
+            let label = "\(kind.rawValue) #\(number) [\(hostile.family.rawValue)] \(hostile.name)"
+            guard let path = try HostileFiles.materialize(try hostile.make(), in: inputs, name: "case-\(number).\(kind.fileExtension)") else {
+                tally.skipped.append(label)
+                continue
+            }
+            defer { Self.clean(inputs) }
+            tally.tried[hostile.family, default: 0] += 1
+
+            let response = await engine.call(kind.method, .object(["path": .string(path)]), timeout: .seconds(120))
+            let error = response?["error"]
+            #expect(error?["code"] == .integer(kind.errorCode), "\(label): \(String(describing: response))")
+            #expect(error?["data"]?["kind"] == .string(hostile.expectedKind), "\(label): \(String(describing: response))")
+            for (field, value) in hostile.fields {
+                #expect(error?["data"]?[field] == value, "\(label): data.\(field) in \(String(describing: response))")
+            }
+            if let actual = error?["data"]?["kind"]?.stringValue { tally.kinds[hostile.family, default: [:]][actual, default: 0] += 1 }
+
+            let alive = engine.process.isRunning
+            #expect(alive, "\(label): the engine died: \(engine.stderrText.suffix(2000))")
+            #expect(await Self.serving(engine, setup), "\(label): the engine stopped serving")
+            #expect(ReferenceTests.tmpFiles(data).isEmpty, "\(label): left in tmp: \(ReferenceTests.tmpFiles(data))")
+            let after = await Self.state(engine)
+            #expect(after == baseline, "\(label): the data directory changed: \(after) vs \(baseline)")
+            baseline = after  // One wrongly accepted file must not fail every case after it.
+            if !alive || response == nil {
+                // Carry on with the other cases on a fresh engine, on the same data directory.
+                if engine.process.isRunning { kill(engine.process.processIdentifier, SIGKILL) }
+                _ = await engine.waitForExit()
+                engine = try Self.engine(setup, data: data)
+            }
+        }
+        #expect(!engine.stderrText.contains("Fatal error"), "\(engine.stderrText.suffix(2000))")
+        engine.closeStdin()
+        #expect(await engine.waitForExit() == 0)
+
+        let families = HostileCase.Family.allCases.filter { tally.generated[$0] != nil }
+        print("hostile \(kind.rawValue) files (\(Self.runAll ? "full sweep" : "quick subset")):")
+        for family in families {
+            let kinds = (tally.kinds[family] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            print("  \(family.rawValue): \(tally.generated[family] ?? 0) generated, \(tally.tried[family] ?? 0) tried: \(kinds)")
+        }
+        for label in tally.skipped { print("  skipped (cannot be made as this user): \(label)") }
+    }
+
+    /// Removes a case's inputs, even mode-000 files and symlink loops.
+    static func clean(_ directory: URL) {
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: directory.path)) ?? [] {
+            let url = directory.appendingPathComponent(name)
+            chmod(url.path, 0o644)
+            try? fm.removeItem(at: url)
+        }
+    }
+
+    @Test func hostileReferenceDatabasesAreRefused() async throws { try await sweep(.database) }
+
+    @Test func hostileMediaPacksAreRefused() async throws { try await sweep(.media) }
+
+    /// The generator's own valid variants do import, so every refusal above is the fault's doing.
+    @Test func generatedValidFilesImport() async throws {
+        let setup = try Self.setup.get()
+        let files = setup.files
+        let body = files.database, media = files.mediaDatabase
+        let writer = files.writer
+        let bigPages = try files.variant(of: files.databaseURL, sql: "PRAGMA page_size = 65536; VACUUM;")
+        let controls: [(String, StolKind, [UInt8])] = [
+            ("stored blocks", .database, files.valid(.database)),
+            ("fixed Huffman with runs", .database, writer.envelope(.database, version: 1, payload: Deflate.gzipFixed(body))),
+            ("three gzip members", .database, writer.envelope(.database, version: 1, payload:
+                Deflate.gzipStored(Array(body[..<1000])) + Deflate.gzipFixed(Array(body[1000..<5000])) + Deflate.gzipStored(Array(body[5000...])))),
+            ("65536-byte pages", .database, writer.envelope(.database, version: 1, payload: Deflate.gzipStored(bigPages))),
+            ("user_version 99 (the engine reads schema_version)", .database,
+             writer.envelope(.database, version: 1, payload: Deflate.gzipStored(try files.variant(of: files.databaseURL, sql: "PRAGMA user_version = 99;")))),
+            ("a valid member, then an empty one", .database, writer.envelope(.database, version: 1, payload: Deflate.gzipStored(body) + Deflate.gzipStored([]))),
+            ("media pack", .media, files.valid(.media)),
+            ("media pack in two members", .media, writer.envelope(.media, version: 1, payload: Deflate.gzipFixed(Array(media[..<4096])) + Deflate.gzipStored(Array(media[4096...])))),
+        ]
+        let data = setup.scratch.appendingPathComponent("data-controls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        // Without the 1 MiB limit: the 65536-byte-page copy inflates to more.
+        let engine = try Self.engine(setup, data: data, limited: false)
+        for (number, (name, kind, bytes)) in controls.enumerated() {
+            let url = setup.scratch.appendingPathComponent("control-\(number).\(kind.fileExtension)")
+            try Data(bytes).write(to: url)
+            defer { try? FileManager.default.removeItem(at: url) }
+            let response = await engine.call(kind.method, .object(["path": .string(url.path)]), timeout: .seconds(120))
+            #expect(response?["result"] != nil, "\(name): \(String(describing: response))")
+            #expect(ReferenceTests.tmpFiles(data).isEmpty, "\(name)")
+            if kind == .database {
+                _ = await engine.next(timeout: .seconds(2)) { $0["method"] == "database/didSwitch" }
+                #expect(await Self.serving(engine, setup), "\(name)")
+            }
+        }
+        #expect(await engine.result("media/image", .object(["taxonId": .integer(Int(setup.leo))]))?["width"] == 6)
+        engine.closeStdin()
+        #expect(await engine.waitForExit() == 0)
+    }
+}
