@@ -25,6 +25,9 @@ public final class RPCServer: Sendable {
         public var maxMessageBytes = 64 << 20
         /// Intake pauses while more than this many response bytes wait for the client.
         public var outputBudgetBytes = 16 << 20
+        /// Intake also pauses while this many request lines (a batch is one) are still running, so
+        /// that answers not yet written are bounded too: the budget alone cannot see them.
+        public var maxRunningRequests = 64
         /// Exit when this process dies (also settable by `initialize.processId`).
         public var parentProcessID: Int32?
 
@@ -55,6 +58,8 @@ public final class RPCServer: Sendable {
     private let exitContinuation: AsyncStream<Int32>.Continuation
     private let output: OutputWriter
     private let inputFD: Int32
+    /// One slot per running request line; the reader thread waits for a free one.
+    private let slots: DispatchSemaphore
 
     /// Creates a server reading requests from `input` and writing messages to `output`.
     public init(methods: MethodTable, options: Options, input: Int32, output: Int32, logger: Logger) {
@@ -62,6 +67,7 @@ public final class RPCServer: Sendable {
         self.options = options
         self.logger = logger
         self.inputFD = input
+        self.slots = DispatchSemaphore(value: max(1, options.maxRunningRequests))
         (exitCodes, exitContinuation) = AsyncStream.makeStream(of: Int32.self)
         let continuation = exitContinuation
         let log = logger
@@ -130,6 +136,7 @@ public final class RPCServer: Sendable {
             output.send(Self.response(id: id, error: error))
         case .request(let request):
             if handleInline(request) { return }
+            slots.wait()
             let task = start(request)
             let output = self.output
             track {
@@ -139,6 +146,7 @@ public final class RPCServer: Sendable {
     }
 
     private func receive(batch entries: [JSONValue]) {
+        slots.wait()
         var parts: [Task<[UInt8]?, Never>] = []
         for entry in entries {
             switch IncomingMessage(entry) {
@@ -321,10 +329,14 @@ public final class RPCServer: Sendable {
     // MARK: Lifetime
 
     /// Counts a unit of work so that end of input waits for it.
+    /// Runs one request line's work, holding the slot its caller took on the reader thread: the
+    /// reader waits for a slot while `maxRunningRequests` lines run (a cancel behind them is read
+    /// once one ends).
     private func track(_ work: @escaping @Sendable () async -> Void) {
         state.withLock { $0.outstanding += 1 }
         Task { [self] in
             await work()
+            slots.signal()
             let done = state.withLock { s -> Bool in
                 s.outstanding -= 1
                 return s.outstanding == 0 && s.endOfInput

@@ -8,7 +8,8 @@ import Foundation
 /// Reads raw bytes from a file descriptor on a dedicated thread and hands out framed lines.
 ///
 /// Blocking `read(2)` happens on its own thread, never on the cooperative pool. Before each read
-/// the reader waits on `gate`, which lets the server pause intake while too much output is pending.
+/// and each line the reader waits on `gate`, which lets the server pause intake while too much
+/// output is pending.
 public final class InputReader: Sendable {
     private let fd: Int32
     private let maxLineBytes: Int
@@ -21,7 +22,8 @@ public final class InputReader: Sendable {
     }
 
     /// Starts the thread. `onEvent` runs on that thread for each line, in order; `onEnd` runs once
-    /// at end of input or on a read error. `gate` is called before each read and may block.
+    /// at end of input or on a read error. `gate` is called before each read and each line, and
+    /// may block.
     public func start(
         gate: @escaping @Sendable () -> Void,
         onEvent: @escaping @Sendable (LineFramer.Event) -> Void,
@@ -46,7 +48,11 @@ public final class InputReader: Sendable {
                     break
                 }
                 if count == 0 { break }
-                for event in framer.push(chunk[0..<count]) { onEvent(event) }
+                // Gate every line, not only every read: one read can hold hundreds of requests.
+                for event in framer.push(chunk[0..<count]) {
+                    gate()
+                    onEvent(event)
+                }
             }
             for event in framer.finish() { onEvent(event) }
             onEnd()
