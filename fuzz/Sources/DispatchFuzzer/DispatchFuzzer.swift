@@ -89,9 +89,9 @@ enum Session {
         // LeakSanitizer, which run.sh turns off for this target (see there).
         let released = WeakBox(server)
         server = nil
-        let deadline = DispatchTime.now() + .seconds(2)
+        let deadline = DispatchTime.now() + .seconds(5)
         while released.isAlive {
-            Oracle.check(DispatchTime.now() < deadline, "the server is still referenced 2 s after it exited")
+            Oracle.check(DispatchTime.now() < deadline, "the server is still referenced 5 s after it exited")
             usleep(50)
         }
         // run() returns after flushing, so the file holds every byte the server wrote.
