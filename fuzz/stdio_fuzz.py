@@ -357,6 +357,7 @@ class Engine:
         self.trailing = b""
         self.max_rss_kb = 0
         self.stderr_tail = b""
+        self.internal_logs = []
         self._stop = False
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
@@ -384,6 +385,8 @@ class Engine:
             if not chunk:
                 break
             self.stderr_tail = (self.stderr_tail + chunk)[-4000:]
+            # The server logs why a request failed internally (-32603); keep those lines.
+            self.internal_logs += [line for line in chunk.split(b"\n") if b" failed: " in line][:20]
 
     def _sample_rss(self):
         path = f"/proc/{self.proc.pid}/status"
@@ -838,6 +841,7 @@ class Run:
         self.args = args
         self.command = [args.engine] + list(engine_args)
         self.file_outcomes = {}
+        self.internal_logs = []
         self.passed = 0
         self.failed = 0
         self.failures = []
@@ -940,7 +944,7 @@ class Run:
                 outcome = "ok"
             self.file_outcomes[(method, outcome)] = self.file_outcomes.get((method, outcome), 0) + 1
         if "error" in r and r["error"]["code"].text == "-32603" and kind != "request:test/fail":
-            self.internal_errors.append(raw[:300])
+            self.internal_errors.append(f"{kind} id {dumps(r['id'])[:40]}: {raw[:300]!r}")
 
     def replay(self, unit, extra_args):
         """Runs one unit alone in a fresh engine; returns the problem text or None."""
@@ -1006,6 +1010,7 @@ class Run:
         if window:
             self.check_window(engine, window, extra_args, 30)
         code = engine.close()
+        self.internal_logs += engine.internal_logs
         leftovers = []
         while True:
             try:
@@ -1126,7 +1131,8 @@ def main():
           + "; ".join(f"{m}: {', '.join(v)}" for m, v in outcomes.items()))
     print("peak RSS: " + ", ".join(f"{n}: {kb / 1024:.0f} MB" for n, kb in run.max_rss_kb.items()))
     if run.internal_errors:
-        print(f"note: {len(run.internal_errors)} -32603 internal error(s) from real methods, e.g. {run.internal_errors[:3]}")
+        print(f"note: {len(run.internal_errors)} -32603 internal error(s) from real methods, e.g. {run.internal_errors[:3]}; "
+              f"engine log: {run.internal_logs[:3]}")
     print(f"slowest window: {run.slowest[0]:.1f} s")
     print(f"time {elapsed:.1f} s, seed {args.seed}")
     print(f"{run.passed} passed, {run.failed} failed")
