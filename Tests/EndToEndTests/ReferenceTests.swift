@@ -282,6 +282,18 @@ import Testing
         #expect(await engine.result("ping") == .object([:]))
     }
 
+    /// A file that claims 0 bytes and blocks on read (`/proc/kmsg`, readable as root) is read
+    /// no further than its size: before, the import hung forever holding the import slot.
+    @Test(.enabled(if: open("/proc/kmsg", O_RDONLY | O_NONBLOCK).closingIfOpen()))
+    func aFileIsReadNoFurtherThanItsSize() async throws {
+        let engine = try engine()
+        for method in ["database/import", "media/import"] {
+            let response = await engine.call(method, .object(["path": "/proc/kmsg"]), timeout: .seconds(20))
+            expectError(response, kind: "notAStolFile", code: method == "database/import" ? -32020 : -32021)
+        }
+        #expect(Self.tmpFiles(engine.dataDirectory).isEmpty)
+    }
+
     @Test func everyCraftedFileFailsWithItsKindAndTheReferenceSurvives() async throws {
         let kit = try Self.kit.get()
         let fixtureSize = ((try FileManager.default.attributesOfItem(atPath: kit.database.path)[.size] as? NSNumber)?.intValue ?? 0)
@@ -491,5 +503,14 @@ import Testing
         #expect(names.contains("Panthera"))
         #expect(names.contains("Panthera leo"), "\(names.prefix(20))")
         #expect(Self.tmpFiles(engine.dataDirectory).isEmpty)
+    }
+}
+
+private extension Int32 {
+    /// For a descriptor from `open`: whether it opened; closes it if so.
+    func closingIfOpen() -> Bool {
+        guard self >= 0 else { return false }
+        close(self)
+        return true
     }
 }

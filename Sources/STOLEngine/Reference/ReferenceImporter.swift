@@ -183,10 +183,15 @@ public struct ReferenceImporter: Sendable {
         do {
             let output = try RawFile(creating: copy)
             var buffer = [UInt8](repeating: 0, count: Self.chunkSize)
-            while true {
+            // At most the size fstat gave: a file that claims 0 bytes and then blocks on read
+            // (/proc/kmsg) must not hold the import slot forever; growth after fstat is cut off
+            // (the checksum then refuses it).
+            while copied < sourceSize {
                 try checkCancelled(job)
                 let n: Int
-                do { n = try input.read(into: &buffer) } catch { throw ReferenceError.fileUnreadable("\(error)") }
+                do { n = try input.read(into: &buffer, upTo: Int(min(Int64(buffer.count), sourceSize - copied))) } catch {
+                    throw ReferenceError.fileUnreadable("\(error)")
+                }
                 if n == 0 { break }
                 copied += Int64(n)
                 if copied > limits.maxFileBytes { throw ReferenceError.fileTooLarge(size: copied, limit: limits.maxFileBytes) }

@@ -141,9 +141,10 @@ final class RawFile {
         return Int64(info.st_size)
     }
 
-    /// Fills `buffer` as far as the file allows; returns how many bytes, 0 at the end.
-    func read(into buffer: inout [UInt8]) throws -> Int {
-        let capacity = buffer.count
+    /// Fills `buffer` (its first `limit` bytes) as far as the file allows; returns how many
+    /// bytes, 0 at the end.
+    func read(into buffer: inout [UInt8], upTo limit: Int? = nil) throws -> Int {
+        let capacity = min(limit ?? buffer.count, buffer.count)
         return try buffer.withUnsafeMutableBytes { raw -> Int in
             var total = 0
             while total < capacity {
