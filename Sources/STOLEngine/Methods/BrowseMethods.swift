@@ -37,9 +37,16 @@ enum BrowseMethods {
         var favoritesRecovery: FavoritesRecovery?
     }
 
-    struct TaxaPage: Encodable, Sendable {
+    struct TaxaPage: JSONWritable, Sendable {
         var children: [Taxon]
         var nextCursor: String?
+
+        func writeJSON(into out: inout [UInt8]) {
+            JSONObject.write(into: &out) { o in
+                o.member("children", children)
+                o.member("nextCursor", ifPresent: nextCursor)
+            }
+        }
     }
 
     /// `database/info`'s result for `db` (also what `database/import` answers).

@@ -197,14 +197,15 @@ public struct TaxonomyStore: Sendable {
         String(lang.split(separator: "-").first ?? Substring(lang))
     }
 
+    /// A row of `selectTaxon`, by column position (name lookups were a visible cost per taxon).
     static func taxon(from row: Row) -> Taxon {
         Taxon(
-            id: row["id"], parentId: row["parent_id"],
-            rank: (row["rank"] as String?).flatMap(Rank.init(rawValue:)),
-            scientificName: row["scientific_name"], author: row["author"], year: row["year"],
-            status: TaxonStatus(rawValue: row["status"]) ?? .accepted,
-            conservationStatus: (row["conservation"] as String?).flatMap(ConservationStatus.init(rawValue:)),
-            preferredCommonName: row["common_name"], childCount: row["child_count"])
+            id: row[0], parentId: row[1],
+            rank: (row[2] as String?).flatMap(Rank.init(rawValue:)),
+            scientificName: row[3], author: row[4], year: row[5],
+            status: TaxonStatus(rawValue: row[6]) ?? .accepted,
+            conservationStatus: (row[7] as String?).flatMap(ConservationStatus.init(rawValue:)),
+            preferredCommonName: row[8], childCount: row[9])
     }
 
     static func name(from row: Row) -> TaxonName {

@@ -38,21 +38,29 @@ public enum JSONWriter {
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out.append(contentsOf: #"\""#.utf8)
-            case "\\": out.append(contentsOf: #"\\"#.utf8)
-            case "\n": out.append(contentsOf: #"\n"#.utf8)
-            case "\r": out.append(contentsOf: #"\r"#.utf8)
-            case "\t": out.append(contentsOf: #"\t"#.utf8)
-            case "\u{2028}": out.append(contentsOf: #"\u2028"#.utf8)
-            case "\u{2029}": out.append(contentsOf: #"\u2029"#.utf8)
-            case _ where scalar.value < 0x20:
+        // Byte by byte: everything but quotes, backslashes, controls and U+2028/U+2029 is copied.
+        // The string is valid UTF-8, so 0xE2 always leads a three-byte sequence.
+        var utf8 = string.utf8.makeIterator()
+        while let byte = utf8.next() {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20:
                 out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hexDigit(UInt8(scalar.value >> 4)))
-                out.append(hexDigit(UInt8(scalar.value & 0xF)))
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0xF))
+            case 0xE2:
+                let second = utf8.next() ?? 0, third = utf8.next() ?? 0
+                if second == 0x80, third == 0xA8 || third == 0xA9 {
+                    out.append(contentsOf: (third == 0xA8 ? #"\u2028"# : #"\u2029"#).utf8)
+                } else {
+                    out.append(contentsOf: [byte, second, third])
+                }
             default:
-                out.append(contentsOf: String(scalar).utf8)
+                out.append(byte)
             }
         }
         out.append(UInt8(ascii: "\""))

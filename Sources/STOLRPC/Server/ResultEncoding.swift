@@ -2,9 +2,15 @@ import Foundation
 
 /// Turns handler results into JSON bytes and params into handler types.
 public enum ResultEncoding {
-    /// Encodes a result: `JSONValue` directly, anything else through `JSONEncoder`.
+    /// Encodes a result: `JSONValue` and `JSONWritable` directly, anything else through `JSONEncoder`.
     public static func encode<R: Encodable>(_ value: R) throws -> [UInt8] {
         if let json = value as? JSONValue { return JSONWriter.encode(json) }
+        if let writable = value as? any JSONWritable {
+            var out: [UInt8] = []
+            out.reserveCapacity(256)
+            writable.writeJSON(into: &out)
+            return out
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         var bytes = [UInt8](try encoder.encode(value))

@@ -1,0 +1,67 @@
+import STOLRPC
+
+// The browse answers write their own JSON: `JSONEncoder` was most of the cost of `taxon/get` and
+// of a lineage's 30-odd taxa. Members go in sorted key order, absent optionals are left out, as
+// `JSONEncoder` with `.sortedKeys` writes them (`TaxonJSONTests` compares the two).
+
+extension Taxon: JSONWritable {
+    public func writeJSON(into out: inout [UInt8]) {
+        JSONObject.write(into: &out) { o in
+            o.member("author", ifPresent: author)
+            o.member("childCount", ifPresent: childCount)
+            o.member("conservationStatus", ifPresent: conservationStatus?.rawValue)
+            o.member("id", id)
+            o.member("parentId", ifPresent: parentId)
+            o.member("preferredCommonName", ifPresent: preferredCommonName)
+            o.member("rank", ifPresent: rank?.rawValue)
+            o.member("scientificName", scientificName)
+            o.member("status", status.rawValue)
+            o.member("year", ifPresent: year)
+        }
+    }
+}
+
+extension TaxonName: JSONWritable {
+    public func writeJSON(into out: inout [UInt8]) {
+        JSONObject.write(into: &out) { o in
+            o.member("isPreferred", isPreferred)
+            o.member("lang", lang)
+            o.member("name", name)
+            o.member("type", type.rawValue)
+        }
+    }
+}
+
+extension Trait: JSONWritable {
+    public func writeJSON(into out: inout [UInt8]) {
+        JSONObject.write(into: &out) { o in
+            o.member("key", key)
+            o.member("value", value)
+        }
+    }
+}
+
+extension Reference: JSONWritable {
+    public func writeJSON(into out: inout [UInt8]) {
+        JSONObject.write(into: &out) { o in
+            o.member("citation", citation)
+            o.member("type", type)
+            o.member("url", ifPresent: url)
+        }
+    }
+}
+
+extension TaxonDetail: JSONWritable {
+    public func writeJSON(into out: inout [UInt8]) {
+        JSONObject.write(into: &out) { o in
+            o.member("childCount", childCount)
+            o.member("lineage", lineage)
+            o.member("names", names)
+            o.member("preferredCommonName", ifPresent: preferredCommonName)
+            o.member("references", references)
+            o.member("synonyms", synonyms)
+            o.member("taxon", taxon)
+            o.member("traits", traits)
+        }
+    }
+}
