@@ -5,7 +5,6 @@ import Darwin
 #endif
 import Foundation
 import Logging
-import Synchronization
 @testable import STOLRPC
 
 /// Runs a real `RPCServer` in-process over two pipes, the way stdio would connect it.
@@ -13,7 +12,7 @@ final class ServerHarness: Sendable {
     let server: RPCServer
     private let toServer: Int32
     private final class Lines: Sendable {
-        let queue = Mutex<[String]>([])
+        let queue = Locked<[String]>([])
     }
     private let received = Lines()
     let exitCode: Task<Int32, Never>

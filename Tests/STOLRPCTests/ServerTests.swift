@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import STOLRPC
 
@@ -109,7 +108,7 @@ import Testing
     }
 
     @Test func orderedMethodsRunInArrivalOrder() async throws {
-        let log = Mutex<[String]>([])
+        let log = Locked<[String]>([])
         var methods = MethodTable()
         methods.on("slowWrite", ordered: true) { (_: NoParams, _) in
             try await Task.sleep(for: .milliseconds(300))

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Synchronization
+import STOLRPC
 
 /// An open, read-only taxonomy database with a small pool of connections, so that a long query
 /// never makes other reads wait.
@@ -23,7 +23,7 @@ public final class TaxonomyDatabase: Sendable {
     /// Whether `taxa` stores `child_count`; databases built before it was added are counted per query.
     public let storesChildCounts: Bool
     private let readers: [DatabaseQueue]
-    private let busy: Mutex<[Int]>
+    private let busy: Locked<[Int]>
 
     /// Opens `url` read-only and checks that it is a taxonomy database this engine can read.
     public init(url: URL, source: Source, connections: Int = 3) throws(DatabaseOpenError) {
@@ -70,7 +70,7 @@ public final class TaxonomyDatabase: Sendable {
         self.source = source
         self.url = url
         self.readers = readers
-        self.busy = Mutex([Int](repeating: 0, count: readers.count))
+        self.busy = Locked([Int](repeating: 0, count: readers.count))
         (self.schemaVersion, self.taxaCount, self.datasetInfo, self.storesChildCounts) = facts
         self.sizeBytes = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.int64Value ?? 0
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Synchronization
+import STOLRPC
 
 #if canImport(Glibc)
 import Glibc
@@ -28,8 +28,8 @@ public final class DiagnosticsLog: Sendable {
         var size: Int64 = 0
     }
 
-    private let state = Mutex(State())
-    private let file = Mutex(FileState())
+    private let state = Locked(State())
+    private let file = Locked(FileState())
     private let queue = DispatchQueue(label: "stol.diagnostics", qos: .utility)
 
     public init() {}

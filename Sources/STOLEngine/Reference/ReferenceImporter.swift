@@ -84,7 +84,7 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
 public final class ImportJob: Sendable {
     private let flag = Atomic<Bool>(false)
     /// Interrupts a long single step (the integrity check) that has no chunks to check between.
-    private let interrupt = Mutex<(@Sendable () -> Void)?>(nil)
+    private let interrupt = Locked<(@Sendable () -> Void)?>(nil)
     public init() {}
 
     public func cancel() {

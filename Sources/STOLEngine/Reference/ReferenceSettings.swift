@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import STOLRPC
 
 /// `<data-dir>/settings.json`: which database the user chose, whether diagnostics are kept.
 /// Written atomically (temporary file, fsync, rename) and read leniently; keys this engine does
@@ -7,7 +7,7 @@ import Synchronization
 public struct ReferenceSettings: Sendable {
     public let url: URL
     /// Serialises read-modify-write cycles, so two services saving different keys never lose one.
-    private static let writeLock = Mutex(())
+    private static let writeLock = Locked(())
 
     public init(dataDirectory: URL) {
         url = dataDirectory.appendingPathComponent("settings.json")

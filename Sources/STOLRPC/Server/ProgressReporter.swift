@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Sends `$/progress` notifications for one request that asked for them with a progress token.
 ///
@@ -15,7 +14,7 @@ public final class ProgressReporter: Sendable {
     /// The client's token, echoed in every notification.
     public let token: JSONValue
     private let output: OutputWriter
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(token: JSONValue, output: OutputWriter) {
         self.token = token

@@ -5,7 +5,6 @@ import Darwin
 #endif
 import Foundation
 import Logging
-import Synchronization
 
 /// A JSON-RPC 2.0 server over a pair of file descriptors.
 ///
@@ -53,7 +52,7 @@ public final class RPCServer: Sendable {
     private let methods: MethodTable
     private let options: Options
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let exitCodes: AsyncStream<Int32>
     private let exitContinuation: AsyncStream<Int32>.Continuation
     private let output: OutputWriter

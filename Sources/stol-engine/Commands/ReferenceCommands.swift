@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import STOLEngine
-import Synchronization
+import STOLRPC
 
 /// `stol-engine keygen`: a new Ed25519 keypair for signing `.stol` files.
 struct Keygen: ParsableCommand {
@@ -112,7 +112,7 @@ struct Verify: ParsableCommand {
 
     /// The stage last reported, so each check is printed once.
     final class LastStage: Sendable {
-        private let current = Mutex("")
+        private let current = Locked("")
         var value: String { current.withLock { $0 } }
         func set(_ stage: String) -> Bool {
             current.withLock {
