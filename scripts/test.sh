@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test: the Swift unit and end-to-end tests, the unit tests under AddressSanitizer, the
+# Runs every test: the Swift unit and end-to-end tests, the unit tests under both sanitizers, the
 # JSON-RPC conformance vectors against the real binary, the fuzzers for a short while, the Python
 # client's tests and a benchmark smoke run.
 set -euo pipefail
@@ -9,9 +9,9 @@ swift build --build-tests
 # Serial: the end-to-end tests spawn engines and time their answers; on a 2-core machine parallel
 # suites that block threads would starve each other.
 swift test --skip-build --no-parallel
-# The unit suites again under AddressSanitizer (its own build folder; about 2.5 min to build from
-# scratch and 2 min to run on 2 cores). ThreadSanitizer runs by hand: scripts/sanitizers.sh thread.
-bash scripts/sanitizers.sh address
+# The unit suites again under ThreadSanitizer and AddressSanitizer (each in its own build folder;
+# about 2.5 min to build from scratch and 2 min to run, each, on 2 cores).
+bash scripts/sanitizers.sh thread address
 python3 protocol/conformance/run.py -- .build/debug/stol-engine
 python3 fuzz/stdio_fuzz.py --seconds 20 --seed 1
 bash fuzz/run.sh 15 -seed=1
