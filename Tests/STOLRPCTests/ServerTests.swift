@@ -23,6 +23,23 @@ import Testing
         #expect(await h.next()?["result"] == .object([]))
     }
 
+    /// A handler that fails with its own error once cancelled (as a database read does when
+    /// SQLite is interrupted) is answered -32800, not -32603.
+    @Test func aFailureAfterCancellationIsACancellation() async throws {
+        struct Interrupted: Error {}
+        var methods = MethodTable.conformanceMethods()
+        methods.on("test/interruptible") { (_: NoParams, _) -> JSONValue in
+            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+            throw Interrupted()
+        }
+        let h = ServerHarness(methods: methods)
+        h.send(#"{"jsonrpc":"2.0","id":3,"method":"test/interruptible"}"#)
+        h.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":3}}"#)
+        let response = await h.next(timeout: .seconds(5))
+        #expect(response?["id"] == .number("3"))
+        #expect(response?["error"]?["code"] == .number("-32800"))
+    }
+
     @Test func progressIsOrderedMonotonicAndEndsBeforeTheResponse() async throws {
         let h = ServerHarness()
         h.send(#"{"jsonrpc":"2.0","id":1,"method":"test/progress","params":{"steps":20,"_meta":{"progressToken":"t"}}}"#)

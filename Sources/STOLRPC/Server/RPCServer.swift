@@ -259,6 +259,10 @@ public final class RPCServer: Sendable {
             outcome = .failure(error.rpcError)
         } catch is CancellationError {
             outcome = .failure(.cancelled)
+        } catch where Task.isCancelled {
+            // A cancelled read fails with the database's own error (SQLite's interrupt), not
+            // CancellationError; the client asked for a cancel, so that is the answer it gets.
+            outcome = .failure(.cancelled)
         } catch {
             logger.error("\(request.method) failed: \(String(describing: error))")
             outcome = .failure(.internalError)
