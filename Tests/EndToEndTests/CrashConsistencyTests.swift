@@ -16,7 +16,7 @@ import Testing
     /// The seed of the kill moments and bursts; `STOL_COMBINED_SEED` replays another run.
     static var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["STOL_COMBINED_SEED"] ?? "") ?? 0xC0_FFEE }
 
-    enum Change { case add, remove, toggle }
+    typealias Change = FavoritesBurst.Change
 
     @Test func killsDuringImportsAndFavouriteBurstsLoseNothing() async throws {
         let started = ContinuousClock.now
@@ -138,19 +138,7 @@ import Testing
             let last = acknowledged.keys.max() ?? -1
             tally.acknowledged += acknowledged.count
             #expect(Set(acknowledged.keys) == Set(0..<(last + 1)), "\(label): changes are answered in arrival order")
-            var model = state
-            allowed = last < 0 ? [model] : []
-            for (i, (op, id)) in ops.enumerated() {
-                switch op {
-                case .add: model[id] = true
-                case .remove: model[id] = false
-                case .toggle: model[id]?.toggle()
-                }
-                if op == .toggle, let result = acknowledged[i] {
-                    #expect(result["isFavorite"] == .bool(model[id]!), "\(label): change \(i)")
-                }
-                if i >= last { allowed.append(model) }
-            }
+            allowed = FavoritesBurst.allowedStates(from: state, ops, acknowledged: acknowledged, label: label)
             if !importAnswered { tally.midImport += 1 }
             if acknowledged.count < count { tally.midBurst += 1 }
             if !importAnswered && acknowledged.count < count { tally.both += 1 }

@@ -317,7 +317,7 @@ import Testing
             if round == 10 { break }
 
             // A burst of requests, written all at once, each applied in arrival order.
-            enum Op { case add, remove, toggle }
+            typealias Op = FavoritesBurst.Change
             let count = 1500
             let base = 1_000_000 * (round + 1)
             var ops: [(Op, Int64)] = []
@@ -352,19 +352,7 @@ import Testing
                 if let result = message["result"] { acknowledged[Int(id) - base] = result }
             }
             let last = acknowledged.keys.max() ?? -1
-            var model = state
-            allowed = last < 0 ? [model] : []
-            for (i, (op, id)) in ops.enumerated() {
-                switch op {
-                case .add: model[id] = true
-                case .remove: model[id] = false
-                case .toggle: model[id]?.toggle()
-                }
-                if op == .toggle, let result = acknowledged[i] {
-                    #expect(result["isFavorite"] == .bool(model[id]!), "round \(round): request \(i)")
-                }
-                if i >= last { allowed.append(model) }
-            }
+            allowed = FavoritesBurst.allowedStates(from: state, ops, acknowledged: acknowledged, label: "round \(round)")
             #expect(Set(acknowledged.keys) == Set(0..<(last + 1)), "round \(round): answers come in arrival order")
         }
         #expect(killedMidBurst >= 5, "most kills should land while requests are still flowing")
