@@ -301,7 +301,7 @@ import Testing
         // Every state the file may hold: the states after each prefix of the last burst that
         // includes its last acknowledged request.
         var allowed: [[Int64: Bool]] = [Dictionary(uniqueKeysWithValues: ids.map { ($0, false) })]
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         var killedMidBurst = 0
 
         for round in 0..<11 {
@@ -356,18 +356,5 @@ import Testing
             #expect(Set(acknowledged.keys) == Set(0..<(last + 1)), "round \(round): answers come in arrival order")
         }
         #expect(killedMidBurst >= 5, "most kills should land while requests are still flowing")
-    }
-}
-
-/// A small seeded generator, so a failing burst can be replayed.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
