@@ -422,6 +422,22 @@ class Engine:
         except (BrokenPipeError, OSError):
             return False
 
+    def surplus_lines(self):
+        """Output lines still queued once every due answer was read: anything but a server
+        notification is surplus (a duplicate or unasked answer, or a line that is not JSON)."""
+        surplus = []
+        while True:
+            try:
+                raw = self.lines.get_nowait()
+            except queue.Empty:
+                return surplus
+            if raw is not None:
+                try:
+                    if parse_output(raw)[0] != "notification":
+                        surplus.append(raw[:200])
+                except ValueError as e:
+                    surplus.append(f"bad line ({e}) {raw[:200]!r}")
+
     def close(self, timeout=60):
         try:
             self.proc.stdin.close()
@@ -956,18 +972,7 @@ class Run:
         engine.send(unit)
         problem = self.collect(engine, slots, time.monotonic() + 60)
         code = engine.close()
-        extra = []
-        while True:
-            try:
-                raw = engine.lines.get_nowait()
-            except queue.Empty:
-                break
-            if raw is not None:
-                try:
-                    if parse_output(raw)[0] != "notification":
-                        extra.append(raw[:200])
-                except ValueError as e:
-                    extra.append(f"bad line ({e}) {raw[:200]!r}")
+        extra = engine.surplus_lines()
         if extra:
             problem = (problem + "; " if problem else "") + f"surplus output {extra}"
         if code != 0:
@@ -1011,18 +1016,7 @@ class Run:
             self.check_window(engine, window, extra_args, 30)
         code = engine.close()
         self.internal_logs += engine.internal_logs
-        leftovers = []
-        while True:
-            try:
-                raw = engine.lines.get_nowait()
-            except queue.Empty:
-                break
-            if raw is not None:
-                try:
-                    if parse_output(raw)[0] != "notification":
-                        leftovers.append(raw[:200])
-                except ValueError as e:
-                    leftovers.append(f"bad line ({e}) {raw[:200]!r}")
+        leftovers = engine.surplus_lines()
         if leftovers:
             self.fail(f"[{name}] surplus output lines at the end: {leftovers[:5]}")
             self.failed += 1
