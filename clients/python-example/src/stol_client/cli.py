@@ -508,6 +508,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ask for progress, draw a bar on stderr; Ctrl-C cancels")
 
     sub.add_parser("ping", parents=[common], help="check that the engine answers")
+
+    s = sub.add_parser("browse", help="terminal species browser (needs the [tui] extra)")
+    s.add_argument("--lang", default="en", metavar="CODE",
+                   help="language of common names at start (F6 changes it), default en")
     return p
 
 
@@ -542,9 +546,30 @@ async def _run(args: argparse.Namespace) -> int:
         return 1
 
 
+def _browse(args: argparse.Namespace) -> int:
+    """Run the Textual browser (imported only here: the rest of the CLI needs no Textual)."""
+    from .tui import MISSING_TEXTUAL
+
+    try:
+        from .tui.app import run
+    except ImportError as e:
+        if "textual" not in str(e) and "rich" not in str(e):
+            raise
+        _print_error(CLIError(MISSING_TEXTUAL, "missingExtra"))
+        return 1
+    return run(args.engine, data_dir=args.data_dir, engine_args=args.engine_arg, lang=args.lang)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "browse":
+        # Log lines on stderr would be drawn over the screen: the browser shows engine
+        # problems itself (the engine's last stderr lines are kept by the client).
+        root = logging.getLogger("stol_client")
+        root.handlers[:] = [logging.NullHandler()]
+        root.propagate = False
+        return _browse(args)
     if args.command == "raw":
         args.params_value = None
         if args.params is not None:

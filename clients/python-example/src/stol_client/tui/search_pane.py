@@ -1,0 +1,183 @@
+"""The Search tab: autocomplete while typing, results with rank and status, and filters.
+
+Every keystroke starts a new search and cancels the one before it (an exclusive worker: the
+awaiting task is cancelled, which makes the client send ``$/cancelRequest``), so a slow answer
+never holds up typing and a stale answer is never shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.suggester import Suggester
+from textual.widgets import DataTable, Input, Select, Static
+
+from ..errors import EngineExited, StolClientError
+from .base import EnginePane, guarded
+from .format import CONSERVATION, RANKS, badge, scientific
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .app import BrowserApp
+
+#: Results asked for per search.
+RESULT_LIMIT = 50
+
+
+class EngineSuggester(Suggester):
+    """Inline completion from ``search/autocomplete`` (accept it with →). The other
+    suggestions are listed under the box by ``on_suggestions``."""
+
+    def __init__(self, app: "BrowserApp", on_suggestions=None) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.browser = app
+        self.on_suggestions = on_suggestions
+
+    async def get_suggestion(self, value: str) -> Optional[str]:
+        if not value.strip():
+            if self.on_suggestions:
+                self.on_suggestions(value, [])
+            return None
+        try:
+            result = await self.browser.call("search/autocomplete", prefix=value, limit=6,
+                                             lang=self.browser.lang)
+        except (StolClientError, OSError):
+            return None  # the search itself reports errors; a missing suggestion is harmless
+        texts = [s.get("text", "") for s in result.get("suggestions", [])]
+        if self.on_suggestions:
+            self.on_suggestions(value, texts)
+        for text in texts:
+            if text.lower().startswith(value.lower()) and len(text) > len(value):
+                return value + text[len(value):]
+        return None
+
+
+class SearchPane(EnginePane):
+    """Type to search; Enter or ↓ moves to the results, Enter on a result opens it."""
+
+    DEFAULT_CSS = """
+    SearchPane #query { margin: 0 0; }
+    SearchPane #filters { height: auto; }
+    SearchPane #filters Select { width: 1fr; }
+    SearchPane #suggestions { height: 1; padding: 0 1; color: $text-muted; }
+    SearchPane #search-status { height: 1; padding: 0 1; }
+    SearchPane DataTable { height: 1fr; }
+    """
+
+    BINDINGS = [Binding("down", "to_results", "Results", show=False)]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.results: List[Dict[str, Any]] = []
+        #: The query whose results are on screen.
+        self.shown_query: Optional[str] = None
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="Search any name: lion, Panthera, Löwe… (typos are fine)",
+                    id="query", suggester=EngineSuggester(self.browser, self._show_suggestions))
+        yield Static("", id="suggestions")
+        with Horizontal(id="filters"):
+            yield Select([(rank.capitalize(), rank) for rank in RANKS], prompt="Any rank",
+                         id="rank")
+            yield Select([(f"{words} ({code})", code) for code, (words, _) in CONSERVATION.items()],
+                         prompt="Any conservation status", id="conservation")
+        yield Static("", id="search-status")
+        table: DataTable = DataTable(id="results", cursor_type="row", zebra_stripes=True)
+        table.add_columns("Matched name", "Scientific name", "Rank", "Status", "Match")
+        yield table
+
+    def reload(self) -> None:
+        if self.query_one("#query", Input).value.strip():
+            self.run_search()
+
+    def focus_query(self) -> None:
+        """Put the cursor in the search box."""
+        self.query_one("#query", Input).focus()
+
+    def _show_suggestions(self, value: str, texts: List[str]) -> None:
+        if value != self.query_one("#query", Input).value:
+            return
+        line = Text("Suggestions: ", style="dim") + Text("  ·  ").join(Text(t) for t in texts) \
+            if texts else Text("")
+        self.query_one("#suggestions", Static).update(line)
+
+    @on(Input.Changed, "#query")
+    def _typed(self, event: Input.Changed) -> None:
+        self.run_search()
+
+    @on(Input.Submitted, "#query")
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.query_one(DataTable).focus()
+
+    @on(Select.Changed)
+    def _filter_changed(self, event: Select.Changed) -> None:
+        self.run_search()
+
+    def action_to_results(self) -> None:
+        self.query_one(DataTable).focus()
+
+    @on(DataTable.RowSelected, "#results")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        self.browser.open_detail(int(event.row_key.value))
+
+    def _filters(self) -> Dict[str, Any]:
+        params: Dict[str, Any] = {}
+        for name in ("rank", "conservation"):
+            value = self.query_one(f"#{name}", Select).value
+            if isinstance(value, str):
+                params[name] = value
+        return params
+
+    @work(exclusive=True, group="search")
+    async def run_search(self) -> None:
+        """Search for the box's text; a newer search cancels this one."""
+        query = self.query_one("#query", Input).value
+        status = self.query_one("#search-status", Static)
+        if not query.strip():
+            self._fill(query, [], None)
+            status.update("")
+            return
+        status.update(Text("searching…", style="dim"))
+        try:
+            result = await self.browser.call("search/query", query=query, limit=RESULT_LIMIT,
+                                             lang=self.browser.lang, **self._filters())
+        except asyncio.CancelledError:
+            raise
+        except EngineExited:
+            self.browser.engine_stopped()
+            return
+        except (StolClientError, OSError) as error:
+            self.browser.show_error(error)
+            status.update("")
+            return
+        self._fill(query, result.get("results", []), result)
+
+    def _fill(self, query: str, results: List[Dict[str, Any]], answer: Optional[Dict[str, Any]]) -> None:
+        self.results = results
+        self.shown_query = query
+        table = self.query_one(DataTable)
+        table.clear()
+        for item in results:
+            kind = item.get("matchType", "")
+            table.add_row(Text(item.get("matchedName") or ""), scientific(item),
+                          item.get("rank") or "clade", badge(item.get("conservationStatus")),
+                          Text(kind, style="yellow" if kind == "fuzzy" else "dim"),
+                          key=str(item["id"]))
+        if answer is None:
+            return
+        status = self.query_one("#search-status", Static)
+        if not results:
+            status.update(f"Nothing matches “{query}”.")
+        elif all(item.get("matchType") == "fuzzy" for item in results):
+            status.update(Text(f"No exact match for “{query}”: showing names that look close.",
+                               style="yellow"))
+        elif answer.get("fuzzy"):
+            status.update(f"{len(results)} results for “{query}”, with names that look close")
+        else:
+            more = "+" if answer.get("nextCursor") else ""
+            status.update(f"{len(results)}{more} results for “{query}”")

@@ -1,0 +1,127 @@
+"""The Tree tab: the tree of life from its roots down, loading children a page at a time."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.widgets import Static, Tree
+from textual.widgets.tree import TreeNode
+
+from .base import EnginePane, guarded
+from .format import breadcrumb, taxon_label
+
+#: Children asked for per page; the next page loads when the cursor reaches the "more" row.
+PAGE_SIZE = 40
+
+
+class TaxonTree(Tree):
+    """The tree widget; ``d`` opens the highlighted taxon's detail."""
+
+    BINDINGS = [("d", "open_detail", "Detail")]
+
+    def action_open_detail(self) -> None:
+        node = self.cursor_node
+        if node is not None and node.data and "taxon" in node.data:
+            self.app.open_detail(node.data["taxon"]["id"])  # type: ignore[attr-defined]
+
+
+class TreePane(EnginePane):
+    """Rows show rank, scientific name (italic), common name and conservation badge; the
+    breadcrumb above shows the path to the highlighted row. Enter expands, or opens a species."""
+
+    DEFAULT_CSS = """
+    TreePane #crumbs { height: 1; padding: 0 1; background: $boost; }
+    TreePane TaxonTree { height: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="crumbs")
+        tree: TaxonTree = TaxonTree("Tree of life", id="taxa")
+        tree.show_root = False
+        tree.guide_depth = 3
+        yield tree
+
+    def reload(self) -> None:
+        self.load_roots()
+
+    @work(exclusive=True, group="tree")
+    @guarded
+    async def load_roots(self) -> None:
+        result = await self.browser.call("taxon/roots", lang=self.browser.lang)
+        tree = self.query_one(TaxonTree)
+        tree.clear()
+        for taxon in result.get("roots", []):
+            self._add_taxon(tree.root, taxon)
+        tree.root.expand()
+        tree.move_cursor_to_line(0)
+        tree.focus()
+
+    def _add_taxon(self, parent: TreeNode, taxon: Dict[str, Any]) -> TreeNode:
+        expandable = bool(taxon.get("childCount"))
+        return parent.add(taxon_label(taxon), data={"taxon": taxon, "loaded": False},
+                          allow_expand=expandable)
+
+    @on(Tree.NodeExpanded)
+    def _expanded(self, event: Tree.NodeExpanded) -> None:
+        data = event.node.data
+        if data and "taxon" in data and not data["loaded"]:
+            data["loaded"] = True
+            self.load_page(event.node, None)
+
+    @on(Tree.NodeHighlighted)
+    def _highlighted(self, event: Tree.NodeHighlighted) -> None:
+        node = event.node
+        data = node.data or {}
+        if data.get("more") and not data.get("loading"):
+            # The user scrolled down to the end of a page: fetch the next one.
+            data["loading"] = True
+            self.load_page(node.parent, node)
+        self.query_one("#crumbs", Static).update(breadcrumb(self.path_to(node)))
+
+    @on(Tree.NodeSelected)
+    def _selected(self, event: Tree.NodeSelected) -> None:
+        data = event.node.data or {}
+        taxon = data.get("taxon")
+        if taxon and not taxon.get("childCount"):
+            self.browser.open_detail(taxon["id"])
+
+    def path_to(self, node: Optional[TreeNode]) -> List[Dict[str, Any]]:
+        """The taxa from the root down to ``node``."""
+        path = []
+        while node is not None:
+            if node.data and "taxon" in node.data:
+                path.append(node.data["taxon"])
+            node = node.parent
+        return list(reversed(path))
+
+    @work(group="tree-pages")
+    @guarded
+    async def load_page(self, parent: TreeNode, more: Optional[TreeNode]) -> None:
+        cursor = more.data["cursor"] if more is not None else None
+        params: Dict[str, Any] = {"id": parent.data["taxon"]["id"], "limit": PAGE_SIZE,
+                                  "lang": self.browser.lang}
+        if cursor:
+            params["cursor"] = cursor
+        try:
+            result = await self.browser.call("taxon/children", **params)
+        finally:
+            if more is not None:
+                more.data["loading"] = False
+        tree = self.query_one(TaxonTree)
+        was_on_more = more is not None and tree.cursor_node is more
+        if more is not None:
+            more.remove()
+        first = None
+        for taxon in result.get("children", []):
+            node = self._add_taxon(parent, taxon)
+            first = first or node
+        next_cursor = result.get("nextCursor")
+        if next_cursor:
+            shown = sum(1 for child in parent.children if child.data and "taxon" in child.data)
+            label = Text(f"… more below {shown} (scroll down or press Enter)", style="dim italic")
+            parent.add_leaf(label, data={"more": True, "cursor": next_cursor, "loading": False})
+        if was_on_more and first is not None:
+            tree.move_cursor(first)
