@@ -116,7 +116,7 @@ import Testing
         #expect(try SQLiteCLI.run(file, "SELECT name FROM pragma_table_info('favorites') ORDER BY cid") == ["taxon_id", "created_at"])
         #expect(try SQLiteCLI.run(file, "SELECT type, name FROM sqlite_master ORDER BY name") == ["table|favorites", "index|idx_favorites_created"])
         #expect(try SQLiteCLI.run(file, "PRAGMA user_version") == ["1"])
-        #expect(try SQLiteCLI.run(file, "PRAGMA journal_mode") == ["wal"])
+        #expect(try SQLiteCLI.run(file, "PRAGMA journal_mode") == ["delete"])
         #expect(try SQLiteCLI.run(file, "PRAGMA integrity_check") == ["ok"])
     }
 

@@ -75,15 +75,28 @@ public final class DiagnosticsLog: Sendable {
         guard isEnabled else { return }
         file.withLock { f in
             if f.fd < 0 {
-                try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                f.fd = open(directory.appendingPathComponent("diagnostics.log").path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+                // Never through a link: a folder or file that is one is refused, and the line is
+                // kept in memory only (stderr has it too).
+                guard (try? OwnedPath.ensureDirectory(directory)) != nil else { return }
+                f.fd = open(directory.appendingPathComponent("diagnostics.log").path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
                 guard f.fd >= 0 else { return }
                 var info = stat()
-                f.size = fstat(f.fd, &info) == 0 ? Int64(info.st_size) : 0
+                guard fstat(f.fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                    close(f.fd)
+                    f.fd = -1
+                    return
+                }
+                f.size = Int64(info.st_size)
             }
+            // A line is written whole or not at all: a short write (a full disk) is cut back off,
+            // so the file never holds a torn line.
             let bytes = Array(line.utf8)
             let written = bytes.withUnsafeBytes { write(f.fd, $0.baseAddress, $0.count) }
-            if written > 0 { f.size += Int64(written) }
+            if written == bytes.count {
+                f.size += Int64(written)
+            } else if written > 0 {
+                _ = ftruncate(f.fd, off_t(f.size))
+            }
             if f.size >= Self.maxFileBytes {
                 close(f.fd)
                 f.fd = -1
@@ -116,7 +129,10 @@ public final class DiagnosticsLog: Sendable {
         guard let directory else { return }
         for name in Self.fileNames {
             let url = directory.appendingPathComponent(name)
-            if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+            // unlink removes a link itself, never what it points at.
+            if OwnedPath.exists(url), unlink(url.path) != 0 {
+                throw DataDirectoryError.unwritable(url.path, String(cString: strerror(errno)))
+            }
         }
     }
 
@@ -126,7 +142,8 @@ public final class DiagnosticsLog: Sendable {
         var lines: [String] = []
         if let directory {
             for name in Self.fileNames {
-                guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else { continue }
+                let url = directory.appendingPathComponent(name)
+                guard !OwnedPath.isSymbolicLink(url), let data = FileManager.default.contents(atPath: url.path) else { continue }
                 lines += String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
             }
         }

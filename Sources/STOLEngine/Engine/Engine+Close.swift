@@ -2,9 +2,20 @@ import Foundation
 
 extension Engine {
     /// Ends the engine's work before the process exits, whatever ended it (EOF, `exit`, a signal):
-    /// stops a running import so that its temporary files are removed, and leaves the favourites
-    /// file self-contained on disk. Safe to call more than once.
+    /// cancels running imports and waits (up to 10 s) for them to remove their staged files,
+    /// closes the favourites file (always self-contained on disk) and removes the engine's scratch
+    /// folder. Safe to call more than once.
     public func close() async {
         _ = await reference.cancelImport()
+        _ = await media.cancelImport()
+        for _ in 0..<500 {
+            let running = await reference.importRunning
+            let mediaRunning = await media.importRunning
+            if !running, !mediaRunning { break }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        await favorites.close()
+        scratch.remove()
+        try? await OffPool.run { [diagnostics] in diagnostics.flush() }
     }
 }

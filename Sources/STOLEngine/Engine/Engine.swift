@@ -38,9 +38,15 @@ public final class Engine: Sendable {
     public let media: MediaService
     /// The opt-in diagnostics log (`<data-dir>/Diagnostics`).
     public let diagnostics: DiagnosticsLog
+    /// The engine's own folder for staged imports (`<data-dir>/.stol-tmp-XXXXXX`).
+    public let scratch: ScratchDirectory
     let logger: Logger
 
+    /// Starts the engine. The data directory is resolved once here: a path through symbolic links
+    /// is replaced by the real one, and inside it the engine never follows a link again.
     public init(configuration: Configuration, logger: Logger) throws {
+        var configuration = configuration
+        configuration.dataDirectory = OwnedPath.resolved(configuration.dataDirectory)
         self.configuration = configuration
         self.logger = logger
         // First, so that start-up lines reach the diagnostics file when the user opted in.
@@ -55,11 +61,13 @@ public final class Engine: Sendable {
         let recovered = ReferenceService.recover(dataDirectory: configuration.dataDirectory, logger: logger)
         self.databases = DatabaseProvider(bundled: bundled, active: recovered)
         let releaseKey = (try? Signing.parsePublicKey(Signing.releasePublicKeyHex)).map { [$0] } ?? []
+        let scratch = ScratchDirectory(in: configuration.dataDirectory)
+        self.scratch = scratch
         self.reference = ReferenceService(
-            dataDirectory: configuration.dataDirectory, trustedKeys: releaseKey + configuration.extraTrustedKeys,
+            dataDirectory: configuration.dataDirectory, scratch: scratch, trustedKeys: releaseKey + configuration.extraTrustedKeys,
             limits: configuration.importLimits, provider: databases, logger: logger)
         self.media = MediaService(
-            dataDirectory: configuration.dataDirectory, trustedKeys: releaseKey + configuration.extraTrustedKeys,
+            dataDirectory: configuration.dataDirectory, scratch: scratch, trustedKeys: releaseKey + configuration.extraTrustedKeys,
             limits: configuration.importLimits, logger: logger)
         self.favorites = FavoritesService(directory: configuration.dataDirectory.appendingPathComponent("Favorites"), logger: logger)
         self.lca = LCAService(provider: databases, maxNodes: configuration.lcaMaxNodes, logger: logger)

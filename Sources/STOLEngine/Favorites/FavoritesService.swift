@@ -18,6 +18,8 @@ public actor FavoritesService {
         public var count: Int
         public var bytes: Int64
         public var recovery: FavoritesRecovery?
+        /// Damaged copies moved aside (this run or earlier), until "Clear All" deletes them.
+        public var movedAside: [String]
     }
 
     private struct Opened: Sendable {
@@ -77,7 +79,20 @@ public actor FavoritesService {
     public func status() async throws -> Status {
         let store = try await open()
         let bytes = try await storage { try await store.storageBytes() }
-        return Status(count: ids.count, bytes: bytes, recovery: recovery)
+        let directory = self.directory
+        let movedAside = try await OffPool.run { FavoritesStore.movedAsideCopies(in: directory) }
+        return Status(count: ids.count, bytes: bytes, recovery: recovery, movedAside: movedAside)
+    }
+
+    /// Closes the file (at exit); it is self-contained on disk after every change, so this only
+    /// releases it. A later call opens it again.
+    public func close() async {
+        guard let store else { return }
+        await lock()
+        defer { unlock() }
+        try? store.close()
+        self.store = nil
+        opening = nil
     }
 
     // MARK: Mutations
@@ -111,13 +126,18 @@ public actor FavoritesService {
         return (isFavorite, change)
     }
 
+    /// "Clear All": removes every favourite, compacts the file and deletes the damaged copies
+    /// moved aside earlier, so no favourite stays anywhere on disk.
     public func clear() async throws -> (removed: Int, change: Change) {
         var removedCount = 0
+        let directory = self.directory
         let change = try await mutate { store in
             let removed = try await store.clear()
             removedCount = removed
             return { set in set.removeAll(); return removed > 0 }
         }
+        _ = try await OffPool.run { try FavoritesStore.deleteMovedAsideCopies(in: directory) }
+        recovery = nil
         return (removedCount, change)
     }
 

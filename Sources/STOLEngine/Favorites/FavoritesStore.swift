@@ -4,8 +4,20 @@ import GRDBSQLite
 import Logging
 import STOLRPC
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The favourites file, `<data-dir>/Favorites/favorites.sqlite`: the only user data the engine
 /// keeps about favourites is a taxon id and the moment it was added.
+///
+/// The file is self-contained after every acknowledged change: it uses SQLite's rollback journal
+/// (`journal_mode = DELETE`, `synchronous = FULL`), so a backup or copy of the one file holds
+/// every favourite, and a write-ahead log left by an older engine is checked, replayed and
+/// removed when the file is opened. `secure_delete` overwrites removed rows, and "Clear All"
+/// also compacts the file, so nothing removed stays readable in it.
 ///
 /// Opening is synchronous and touches the disk, so callers run `open` off the cooperative pool;
 /// every later access goes through GRDB's async APIs.
@@ -47,10 +59,10 @@ public final class FavoritesStore: Sendable {
     /// never deleted, and an empty database takes its place; the move is returned so it can be reported.
     public static func open(directory: URL, logger: Logger) throws(FavoritesError) -> (store: FavoritesStore, recovery: FavoritesRecovery?) {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try OwnedPath.ensureDirectory(directory)
         } catch {
-            logger.error("cannot create the favourites directory: \(error)")
-            throw .unavailable("the favourites folder cannot be created")
+            logger.error("cannot use the favourites directory: \(error)")
+            throw .unavailable("the favourites folder cannot be created or is not the engine's own")
         }
         let url = directory.appendingPathComponent(fileName)
         do {
@@ -86,16 +98,27 @@ public final class FavoritesStore: Sendable {
         return error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
     }
 
-    /// Opens `url`, checks version and integrity, turns on WAL and migrates. Throws `Damage` for a
-    /// file that is not a healthy favourites database, and leaves a newer file untouched.
+    /// Opens `url`, checks version and integrity, leaves the file in rollback-journal mode and
+    /// migrates. Throws `Damage` for a file that is not a healthy favourites database, and leaves a
+    /// newer file untouched. A missing file is made under another name and renamed into place,
+    /// so a zero-length `favorites.sqlite` is never the engine's own doing.
     static func openChecked(_ url: URL, logger: Logger) throws -> FavoritesStore {
-        if FileManager.default.fileExists(atPath: url.path) { try check(url) }
+        if OwnedPath.isSymbolicLink(url) { throw Damage(reason: "the favourites file is a symbolic link") }
+        if !OwnedPath.exists(url) {
+            try create(url)
+        } else {
+            try checkFiles(url)
+            try check(url)
+        }
         let queue = try connect(url, readonly: false)
         do {
             try queue.writeWithoutTransaction { db in
-                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-                    guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
-                        throw DatabaseError(message: "could not turn on WAL mode")
+                // The file is known healthy now: leaving WAL mode may delete the log.
+                setPersistentWAL(false, db)
+                // From WAL (older engines) this checkpoints the log into the file and deletes it.
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "delete" {
+                    guard try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") == "delete" else {
+                        throw DatabaseError(message: "could not leave WAL mode")
                     }
                 }
             }
@@ -113,7 +136,6 @@ public final class FavoritesStore: Sendable {
             guard columns == ["taxon_id", "created_at"] else {
                 throw Damage(reason: "unexpected favorites table: \(columns)")
             }
-            queue.writeWithoutTransaction { db in setPersistentWAL(false, db) }
             return FavoritesStore(url: url, queue: queue)
         } catch {
             try? queue.close()
@@ -122,10 +144,42 @@ public final class FavoritesStore: Sendable {
         }
     }
 
+    /// Makes an empty favourites database beside `url`, then renames it into place.
+    private static func create(_ url: URL) throws {
+        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).new-\(UUID().uuidString)")
+        defer { for extra in ["", "-journal"] { unlink(temp.path + extra) } }
+        let queue = try connect(temp, readonly: false)
+        try queue.inTransaction(.immediate) { db in
+            for migration in migrations { try migration(db) }
+            try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
+            return .commit
+        }
+        try queue.close()
+        guard rename(temp.path, url.path) == 0 else {
+            throw FavoritesError.unavailable("cannot create the favourites database: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Damage visible in the files themselves before SQLite reads them: a main file cut to zero
+    /// length, or a write-ahead log that SQLite would silently cut short.
+    private static func checkFiles(_ url: URL) throws {
+        var info = stat()
+        if lstat(url.path, &info) == 0, info.st_size == 0 {
+            throw Damage(reason: "the favourites file is empty (cut to zero length)")
+        }
+        let wal = URL(fileURLWithPath: url.path + "-wal")
+        guard !OwnedPath.isSymbolicLink(wal) else { throw Damage(reason: "the write-ahead log is a symbolic link") }
+        if let bytes = FileManager.default.contents(atPath: wal.path), let damage = WriteAheadLogCheck.damage(in: Array(bytes)) {
+            throw Damage(reason: damage)
+        }
+    }
+
     /// Version and integrity, on a read-only connection: it can neither write a newer engine's
-    /// file nor checkpoint its WAL into it.
+    /// file nor checkpoint its WAL into it. A hot rollback journal (a crash mid-write) needs a
+    /// writer to roll it back, so then the checks run on a read-write connection instead.
     private static func check(_ url: URL) throws {
-        let queue = try connect(url, readonly: true)
+        let hotJournal = StorageReport.fileBytes(URL(fileURLWithPath: url.path + "-journal")) > 0
+        let queue = try connect(url, readonly: !hotJournal)
         defer { try? queue.close() }
         let version: Int, integrity: [String]
         do {
@@ -150,7 +204,8 @@ public final class FavoritesStore: Sendable {
             // any statement may read the file and fail.)
             setPersistentWAL(true, db)
             // FULL: a change the client saw acknowledged survives a crash or power loss.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            // secure_delete: removed rows are overwritten, not left in free pages.
+            try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON")
         }
         do {
             return try DatabaseQueue(path: url.path, configuration: config)
@@ -165,28 +220,52 @@ public final class FavoritesStore: Sendable {
         _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &flag)
     }
 
-    /// Renames `url` and its -wal and -shm files to `<name>.corrupt-<UTC timestamp>[...]`;
-    /// returns the new name of the main file.
+    /// The companion files SQLite may keep beside a database.
+    static let companionSuffixes = ["", "-wal", "-shm", "-journal"]
+
+    /// Renames `url` and its companion files to `<name>.corrupt-<UTC timestamp>[...]` (renaming a
+    /// link moves the link, never what it points at); returns the new name of the main file.
     static func moveAside(_ url: URL, at date: Date, logger: Logger) throws(FavoritesError) -> String {
-        let fm = FileManager.default
         let directory = url.deletingLastPathComponent()
-        var name = "\(url.lastPathComponent).corrupt-\(Timestamp.compact(date))"
+        var name = "\(url.lastPathComponent)\(movedAsideMarker)\(Timestamp.compact(date))"
         var suffix = 1
-        while (["", "-wal", "-shm"].contains { fm.fileExists(atPath: directory.appendingPathComponent(name + $0).path) }) {
+        while (companionSuffixes.contains { OwnedPath.exists(directory.appendingPathComponent(name + $0)) }) {
             suffix += 1
-            name = "\(url.lastPathComponent).corrupt-\(Timestamp.compact(date))-\(suffix)"
+            name = "\(url.lastPathComponent)\(movedAsideMarker)\(Timestamp.compact(date))-\(suffix)"
         }
-        for extra in ["", "-wal", "-shm"] {
+        for extra in companionSuffixes {
             let source = URL(fileURLWithPath: url.path + extra)
-            guard fm.fileExists(atPath: source.path) else { continue }
-            do {
-                try fm.moveItem(at: source, to: directory.appendingPathComponent(name + extra))
-            } catch {
-                logger.error("cannot move the damaged favourites file aside: \(error)")
+            guard OwnedPath.exists(source) else { continue }
+            guard rename(source.path, directory.appendingPathComponent(name + extra).path) == 0 else {
+                logger.error("cannot move the damaged favourites file aside: \(String(cString: strerror(errno)))")
                 throw .unavailable("the damaged favourites database cannot be moved aside")
             }
         }
         return name
+    }
+
+    static let movedAsideMarker = ".corrupt-"
+
+    /// The damaged copies moved aside in `directory` (names, sorted): regular files only.
+    static func movedAsideCopies(in directory: URL) -> [String] {
+        let prefix = fileName + movedAsideMarker
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { name in
+            var info = stat()
+            return name.hasPrefix(prefix) && lstat(directory.appendingPathComponent(name).path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        }.sorted()
+    }
+
+    /// Deletes the damaged copies moved aside in `directory`; returns how many files went.
+    static func deleteMovedAsideCopies(in directory: URL) throws(FavoritesError) -> Int {
+        var deleted = 0
+        for name in movedAsideCopies(in: directory) {
+            guard unlink(directory.appendingPathComponent(name).path) == 0 else {
+                throw .unavailable("a damaged copy of the favourites cannot be deleted: \(String(cString: strerror(errno)))")
+            }
+            deleted += 1
+        }
+        return deleted
     }
 
     // MARK: Reading
@@ -218,9 +297,17 @@ public final class FavoritesStore: Sendable {
     /// Returns whether the id was added (false when it was already there).
     public func add(_ id: Int64) async throws -> Bool {
         try await queue.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO favorites(taxon_id) VALUES (?)", arguments: [id])
+            try db.execute(sql: "INSERT OR IGNORE INTO favorites(taxon_id, created_at) VALUES (?, ?)", arguments: [id, try Self.nextTimestamp(db)])
             return db.changesCount > 0
         }
+    }
+
+    /// Now, or 1 ms after the newest favourite when the clock is behind it: `recent` order is the
+    /// order of adding, whatever the wall clock does.
+    static func nextTimestamp(_ db: Database) throws -> String {
+        let now = Timestamp.iso(Date())
+        guard let newest = try String.fetchOne(db, sql: "SELECT max(created_at) FROM favorites"), newest >= now else { return now }
+        return Timestamp.iso(Timestamp.parse(newest).map { $0.addingTimeInterval(0.001) } ?? Date())
     }
 
     /// Returns the ids that were present and are now removed.
@@ -241,17 +328,25 @@ public final class FavoritesStore: Sendable {
         try await queue.write { db in
             try db.execute(sql: "DELETE FROM favorites WHERE taxon_id = ?", arguments: [id])
             if db.changesCount > 0 { return false }
-            try db.execute(sql: "INSERT INTO favorites(taxon_id) VALUES (?)", arguments: [id])
+            try db.execute(sql: "INSERT INTO favorites(taxon_id, created_at) VALUES (?, ?)", arguments: [id, try Self.nextTimestamp(db)])
             return true
         }
     }
 
-    /// Removes everything; returns how many were removed.
+    /// Removes everything and compacts the file (VACUUM), so no removed row stays in it; returns
+    /// how many were removed.
     public func clear() async throws -> Int {
-        try await queue.write { db in
+        let removed = try await queue.write { db in
             try db.execute(sql: "DELETE FROM favorites")
             return db.changesCount
         }
+        try await queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+        return removed
+    }
+
+    /// Closes the file; later calls fail.
+    public func close() throws {
+        try queue.close()
     }
 }
 
@@ -291,12 +386,19 @@ enum Timestamp {
     /// `20260131T091502.123Z`: no colons, so safe in a file name on every platform.
     static func compact(_ date: Date) -> String { format(date, "yyyyMMdd'T'HHmmss.SSS'Z'") }
 
+    /// The date of an `iso` timestamp.
+    static func parse(_ text: String) -> Date? { formatter("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").date(from: text) }
+
     private static func format(_ date: Date, _ pattern: String) -> String {
+        formatter(pattern).string(from: date)
+    }
+
+    private static func formatter(_ pattern: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.calendar = Calendar(identifier: .gregorian)
         formatter.dateFormat = pattern
-        return formatter.string(from: date)
+        return formatter
     }
 }

@@ -15,6 +15,8 @@ public enum MediaError: Error, Sendable, Equatable, RPCErrorConvertible, CustomS
     case importFailure(ReferenceError)
     case packNotFound(String)
     case packNotDeletable(String)
+    /// The pack's file could not be deleted (permissions, a read-only disk).
+    case deleteFailed(id: String, detail: String)
 
     public static let code = -32021
 
@@ -23,6 +25,7 @@ public enum MediaError: Error, Sendable, Equatable, RPCErrorConvertible, CustomS
         case .importFailure(let error): "\(error)"
         case .packNotFound(let id): "no media pack \(id) is installed"
         case .packNotDeletable(let id): "the media pack \(id) ships with the app and cannot be deleted"
+        case let .deleteFailed(id, detail): "the media pack \(id) could not be deleted: \(detail)"
         }
     }
 
@@ -34,6 +37,7 @@ public enum MediaError: Error, Sendable, Equatable, RPCErrorConvertible, CustomS
             return rpc
         case .packNotFound(let id): return .kind(ErrorCode.notFound, "mediaPackNotFound", description, ["id": .string(id)])
         case .packNotDeletable(let id): return .kind(ErrorCode.notPossible, "mediaPackNotDeletable", description, ["id": .string(id)])
+        case let .deleteFailed(id, detail): return .kind(Self.code, "deleteFailed", description, ["id": .string(id), "detail": .string(detail)])
         }
     }
 }
@@ -72,9 +76,9 @@ public actor MediaService {
     private var open: [String: DatabaseQueue] = [:]
     private let queue = DispatchQueue(label: "stol.media.import", qos: .userInitiated)
 
-    public init(dataDirectory: URL, trustedKeys: [[UInt8]], limits: ReferenceImporter.Limits, logger: Logger) {
+    public init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: ReferenceImporter.Limits, logger: Logger) {
         directory = dataDirectory.appendingPathComponent("Media")
-        importer = ReferenceImporter(temporaryDirectory: ReferenceService.temporaryDirectory(dataDirectory), trustedKeys: trustedKeys, limits: limits, kind: .media)
+        importer = ReferenceImporter(scratch: scratch, trustedKeys: trustedKeys, limits: limits, kind: .media)
         self.logger = logger
     }
 
@@ -117,12 +121,16 @@ public actor MediaService {
         return result
     }
 
-    /// The largest image of `taxonID` in any pack (ties: pack id, then insertion order).
+    /// The largest image of `taxonID` in any pack (ties: pack id, then insertion order). A pack
+    /// that cannot be read is logged and skipped, so one damaged pack never hides the others.
     public func image(for taxonID: Int64) async throws -> Image? {
         var best: Image?
         for id in installedIDs() {
+            try Task.checkCancellation()
             guard let queue = try? connection(id) else { continue }
-            let found = try await queue.read { db -> Image? in
+            let found: Image?
+            do {
+                found = try await queue.read { db -> Image? in
                 guard let row = try Row.fetchOne(db, sql: """
                     SELECT taxon_id, mime_type, width, height, credit, license, bytes FROM images
                     WHERE taxon_id = ? AND typeof(taxon_id) = 'integer' AND typeof(mime_type) = 'text' AND typeof(width) = 'integer'
@@ -131,11 +139,18 @@ public actor MediaService {
                     """, arguments: [taxonID]) else { return nil }
                 return Image(taxonID: row["taxon_id"], mimeType: row["mime_type"], width: row["width"], height: row["height"],
                              credit: row["credit"], license: row["license"], bytes: row["bytes"], packID: id)
+                }
+            } catch where !Task.isCancelled {
+                logger.warning("media pack \(id) cannot be read, skipped: \(error)")
+                continue
             }
             if let found, found.width * found.height > (best.map { $0.width * $0.height } ?? -1) { best = found }
         }
         return best
     }
+
+    /// Whether an import is running.
+    public var importRunning: Bool { job != nil }
 
     public func cancelImport() -> Bool {
         guard let job else { return false }
@@ -161,7 +176,7 @@ public actor MediaService {
         report(0.92, "installing")
         let id = try await packID(of: staged.database)
         let destination = url(id)
-        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+        do { try OwnedPath.ensureDirectory(directory) } catch {
             throw .importFailure(.importFailed("\(error)"))
         }
         guard rename(staged.database.path, destination.path) == 0 else {
@@ -195,7 +210,7 @@ public actor MediaService {
         if Self.bundledPackIDs.contains(id) { throw .packNotDeletable(id) }
         guard installedIDs().contains(id) else { throw .packNotFound(id) }
         open[id] = nil
-        guard unlink(url(id).path) == 0 else { throw .importFailure(.importFailed("cannot delete \(id): \(String(cString: strerror(errno)))")) }
+        guard unlink(url(id).path) == 0 else { throw .deleteFailed(id: id, detail: String(cString: strerror(errno))) }
         logger.info("deleted media pack \(id)")
     }
 

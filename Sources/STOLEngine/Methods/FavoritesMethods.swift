@@ -57,15 +57,17 @@ enum FavoritesMethods {
         var count: Int
         var bytes: Int64
         var recovery: FavoritesRecovery?
+        var movedAside: [String]
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(count, forKey: .count)
             try container.encode(bytes, forKey: .bytes)
             try container.encode(recovery, forKey: .recovery)  // null when nothing was recovered
+            try container.encode(movedAside, forKey: .movedAside)
         }
 
-        enum CodingKeys: String, CodingKey { case count, bytes, recovery }
+        enum CodingKeys: String, CodingKey { case count, bytes, recovery, movedAside }
     }
 
     /// Tells every open view to refresh, when something changed.
@@ -115,7 +117,7 @@ enum FavoritesMethods {
         }
         table.on("favorites/status") { (_: NoParams, _) in
             let status = try await favorites.status()
-            return Status(count: status.count, bytes: status.bytes, recovery: status.recovery)
+            return Status(count: status.count, bytes: status.bytes, recovery: status.recovery, movedAside: status.movedAside)
         }
         table.on("favorites/list") { (p: ListParams, _) in
             let (sort, lang) = try p.validated()

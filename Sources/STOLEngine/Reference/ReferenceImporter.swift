@@ -27,6 +27,10 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
     case importFailed(String)
     /// `database/activateReference` with no reference database imported.
     case referenceMissing
+    /// `settings.json` could not be saved (disk full, permissions): nothing was switched.
+    case settingsUnwritable(String)
+    /// The reference database file could not be deleted.
+    case deleteFailed(String)
 
     public static let code = -32020
 
@@ -44,6 +48,8 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
         case .cancelled: "cancelled"
         case .importFailed: "importFailed"
         case .referenceMissing: "referenceMissing"
+        case .settingsUnwritable: "settingsUnwritable"
+        case .deleteFailed: "deleteFailed"
         }
     }
 
@@ -61,6 +67,8 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
         case .cancelled: "the import was cancelled"
         case .importFailed(let d): "the import could not be written: \(d)"
         case .referenceMissing: "no reference database has been imported"
+        case .settingsUnwritable(let d): "the settings could not be saved, so nothing was switched: \(d)"
+        case .deleteFailed(let d): "the reference database could not be deleted: \(d)"
         }
     }
 
@@ -73,7 +81,7 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
         case .decompressedTooLarge(let limit): return .kind(code, kind, description, ["limit": .integer(Int(limit))])
         case let .incompatibleSchema(found, expected): return .kind(code, kind, description, ["found": .integer(found), "expected": .integer(expected)])
         case .databaseCorrupt(let d): return .kind(code, kind, description, ["detail": .string(d)])
-        case .importFailed(let d): return .kind(code, kind, description, ["detail": .string(d)])
+        case .importFailed(let d), .settingsUnwritable(let d), .deleteFailed(let d): return .kind(code, kind, description, ["detail": .string(d)])
         case .cancelled: return .cancelled
         case .checksumMismatch, .signatureInvalid, .importAlreadyInProgress, .referenceMissing: return .kind(code, kind, description)
         }
@@ -122,7 +130,8 @@ public struct ReferenceImporter: Sendable {
     /// One stage's outcome, for progress and for `stol-engine verify`.
     public typealias Report = @Sendable (_ fraction: Double, _ message: String) -> Void
 
-    public let temporaryDirectory: URL
+    /// Where staged files are written: a folder of the engine's own inside the data directory.
+    public let scratch: ScratchDirectory
     public let trustedKeys: [[UInt8]]
     public let limits: Limits
     /// A taxonomy database (`.stol`) or a media pack (`.stolmedia`): the magic, the signed
@@ -130,8 +139,8 @@ public struct ReferenceImporter: Sendable {
     public let kind: StolFormat.Kind
     static let chunkSize = 1 << 20
 
-    public init(temporaryDirectory: URL, trustedKeys: [[UInt8]], limits: Limits, kind: StolFormat.Kind = .database) {
-        self.temporaryDirectory = temporaryDirectory
+    public init(scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: Limits, kind: StolFormat.Kind = .database) {
+        self.scratch = scratch
         self.trustedKeys = trustedKeys
         self.limits = limits
         self.kind = kind
@@ -153,6 +162,8 @@ public struct ReferenceImporter: Sendable {
     }
 
     public func stage(_ source: URL, job: ImportJob, report: Report) throws(ReferenceError) -> Staged {
+        let temporaryDirectory: URL
+        do { temporaryDirectory = try scratch.url() } catch { throw .importFailed("\(error)") }
         let id = UUID().uuidString
         let copy = temporaryDirectory.appendingPathComponent("import-\(id).stol")
         let database = temporaryDirectory.appendingPathComponent("import-\(id).sqlite")
@@ -176,9 +187,6 @@ public struct ReferenceImporter: Sendable {
         do { input = try RawFile(reading: source) } catch { throw .fileUnreadable("\(source.path): \(error)") }
         guard let sourceSize = input.regularFileSize() else { throw .fileUnreadable("\(source.path) is not a regular file") }
         if sourceSize > limits.maxFileBytes { throw .fileTooLarge(size: sourceSize, limit: limits.maxFileBytes) }
-        do { try FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true) } catch {
-            throw .importFailed("\(temporaryDirectory.path): \(error)")
-        }
         var copied: Int64 = 0
         do {
             let output = try RawFile(creating: copy)

@@ -22,31 +22,25 @@ public actor ReferenceService {
     private let queue = DispatchQueue(label: "stol.reference.import", qos: .userInitiated)
 
     public nonisolated var referenceURL: URL { Self.referenceURL(dataDirectory) }
-    public nonisolated var temporaryDirectory: URL { Self.temporaryDirectory(dataDirectory) }
 
     static func referenceURL(_ dataDirectory: URL) -> URL {
         dataDirectory.appendingPathComponent("Databases/reference.sqlite")
     }
 
-    static func temporaryDirectory(_ dataDirectory: URL) -> URL {
-        dataDirectory.appendingPathComponent("tmp")
-    }
-
-    public init(dataDirectory: URL, trustedKeys: [[UInt8]], limits: ReferenceImporter.Limits, provider: DatabaseProvider, logger: Logger) {
+    public init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: ReferenceImporter.Limits, provider: DatabaseProvider, logger: Logger) {
         self.dataDirectory = dataDirectory
-        self.importer = ReferenceImporter(temporaryDirectory: Self.temporaryDirectory(dataDirectory), trustedKeys: trustedKeys, limits: limits)
+        self.importer = ReferenceImporter(scratch: scratch, trustedKeys: trustedKeys, limits: limits)
         self.provider = provider
         self.settings = ReferenceSettings(dataDirectory: dataDirectory)
         self.logger = logger
     }
 
-    /// At engine start: removes leftovers of an interrupted import and opens the reference database
-    /// if the setting says it is active. A missing, corrupt or incompatible one resets the setting.
+    /// At engine start: removes the scratch files of interrupted imports (only the engine's own,
+    /// see `ScratchDirectory.removeAbandoned`) and opens the reference database if the setting
+    /// says it is active. A missing, corrupt or incompatible one resets the setting.
     public static func recover(dataDirectory: URL, logger: Logger) -> TaxonomyDatabase? {
-        let tmp = temporaryDirectory(dataDirectory)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp.path)) ?? [] {
-            logger.info("removing leftover temporary file \(name)")
-            try? FileManager.default.removeItem(at: tmp.appendingPathComponent(name))
+        for name in ScratchDirectory.removeAbandoned(in: dataDirectory) {
+            logger.info("removed a leftover temporary file of an interrupted import: \(name)")
         }
         let settings = ReferenceSettings(dataDirectory: dataDirectory)
         guard settings.referenceActive else { return nil }
@@ -69,6 +63,9 @@ public actor ReferenceService {
     }
 
     public var referenceAvailable: Bool { FileManager.default.fileExists(atPath: referenceURL.path) }
+
+    /// Whether an import is running (a signal or shutdown then cancels it).
+    public var importRunning: Bool { job != nil }
 
     /// Stops the running import at its next chunk; false when none is running.
     public func cancelImport() -> Bool {
@@ -105,12 +102,15 @@ public actor ReferenceService {
     private func install(_ staged: ReferenceImporter.Staged) throws(ReferenceError) -> TaxonomyDatabase {
         let fm = FileManager.default
         let reference = referenceURL
-        let backup = temporaryDirectory.appendingPathComponent("backup-\(UUID().uuidString).sqlite")
         defer {
             unlink(staged.stolCopy.path)
             unlink(staged.database.path)
         }
-        do { try fm.createDirectory(at: reference.deletingLastPathComponent(), withIntermediateDirectories: true) } catch {
+        let backup: URL
+        do {
+            backup = try importer.scratch.url().appendingPathComponent("backup-\(UUID().uuidString).sqlite")
+            try OwnedPath.ensureDirectory(reference.deletingLastPathComponent())
+        } catch {
             throw .importFailed("\(error)")
         }
         let hadOld = fm.fileExists(atPath: reference.path)
@@ -154,7 +154,7 @@ public actor ReferenceService {
             if case let .incompatibleSchema(found, expected) = error { throw .incompatibleSchema(found: found, expected: expected) }
             throw .databaseCorrupt("\(error)")
         }
-        do { try settings.setReferenceActive(true) } catch { throw .importFailed("cannot save \(settings.url.lastPathComponent): \(error)") }
+        do { try settings.setReferenceActive(true) } catch { throw .settingsUnwritable("\(error)") }
         await provider.activate(database)
         return (database, true)
     }
@@ -165,11 +165,12 @@ public actor ReferenceService {
         guard job == nil else { throw .importAlreadyInProgress }
         let current = await provider.current()
         if current.source == .reference || settings.referenceActive {
-            do { try settings.setReferenceActive(false) } catch { throw .importFailed("cannot save \(settings.url.lastPathComponent): \(error)") }
+            do { try settings.setReferenceActive(false) } catch { throw .settingsUnwritable("\(error)") }
         }
         await provider.activateBundled()
-        if delete, referenceAvailable {
-            do { try FileManager.default.removeItem(at: referenceURL) } catch { throw .importFailed("cannot delete the reference database: \(error)") }
+        // unlink, never a recursive removal: a link put in its place is removed, not followed.
+        if delete, OwnedPath.exists(referenceURL), unlink(referenceURL.path) != 0 {
+            throw .deleteFailed("\(referenceURL.lastPathComponent): \(String(cString: strerror(errno)))")
         }
         return (provider.bundled, current.source == .reference)
     }

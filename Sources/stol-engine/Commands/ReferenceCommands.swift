@@ -84,9 +84,9 @@ struct Verify: ParsableCommand {
             Stderr.print("error: \(error)")
             throw ExitCode(2)
         }
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("stol-verify-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: tmp) }
-        let importer = ReferenceImporter(temporaryDirectory: tmp, trustedKeys: keys, limits: .init())
+        let scratch = ScratchDirectory(in: FileManager.default.temporaryDirectory)
+        defer { scratch.remove() }
+        let importer = ReferenceImporter(scratch: scratch, trustedKeys: keys, limits: .init())
         let lastStage = LastStage()
         let checks: [(String, String)] = [
             ("copying", "readable"), ("checking size", "size within limits"), ("checking header", "magic"),

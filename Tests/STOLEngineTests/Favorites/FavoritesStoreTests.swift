@@ -61,7 +61,7 @@ extension FavoritesTests {
             #expect(facts.objects == ["table favorites", "index idx_favorites_created"])
             #expect(facts.version == FavoritesStore.schemaVersion)
             #expect(facts.version == 1)
-            #expect(facts.journal == "wal")
+            #expect(facts.journal == "delete")
             #expect(facts.synchronous == 2, "synchronous=FULL")
             #expect(facts.defaultValue == "strftime('%Y-%m-%dT%H:%M:%fZ','now')")
         }
@@ -129,12 +129,15 @@ extension FavoritesTests {
             #expect(try folder.asideFiles().isEmpty)
         }
 
-        @Test func anEmptyFileBecomesAFreshDatabase() async throws {
+        /// The engine never leaves a zero-length file (it creates the file under another name and
+        /// renames it), so one is a file cut short: reported and moved aside, never silently reused.
+        @Test func anEmptyFileIsMovedAsideAndReported() async throws {
             let folder = try FavoritesFolder()
             defer { folder.remove() }
             _ = FileManager.default.createFile(atPath: folder.file.path, contents: Data())
             let (store, recovery) = try folder.open()
-            #expect(recovery == nil)
+            let moved = try #require(recovery)
+            #expect(try folder.asideFiles() == [moved.movedAsideTo])
             #expect(try await store.add(1))
         }
 

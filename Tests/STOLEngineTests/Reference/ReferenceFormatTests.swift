@@ -57,8 +57,16 @@ import Testing
     }
 
     static func stage(_ file: URL, keys: [[UInt8]], limits: ReferenceImporter.Limits = .init(), in dir: URL) throws(ReferenceError) -> ReferenceImporter.Staged {
-        try ReferenceImporter(temporaryDirectory: dir.appendingPathComponent("tmp"), trustedKeys: keys, limits: limits)
+        try ReferenceImporter(scratch: ScratchDirectory(in: dir.appendingPathComponent("tmp")), trustedKeys: keys, limits: limits)
             .stage(file, job: ImportJob()) { _, _ in }
+    }
+
+    /// The files in every scratch folder under `parent`, lock files aside.
+    static func scratchFiles(in parent: URL) -> Set<String> {
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        return Set(folders.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: parent.appendingPathComponent(folder).path)) ?? []).filter { $0 != "owner.lock" }
+        })
     }
 
     @Test func packedFilesPassEveryCheckAndTamperingIsCaught() throws {
@@ -94,8 +102,8 @@ import Testing
         #expect(throws: ReferenceError.notAStolFile("the file is empty")) { try Self.stage(empty, keys: [pair.publicKey], in: dir.url) }
 
         // Every failure above left nothing behind but the one staged database.
-        let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent("tmp").path)
-        #expect(Set(left) == [staged.database.lastPathComponent, staged.stolCopy.lastPathComponent])
+        let left = Self.scratchFiles(in: dir.url.appendingPathComponent("tmp"))
+        #expect(left == [staged.database.lastPathComponent, staged.stolCopy.lastPathComponent])
     }
 
     @Test func cancellationStopsAtTheNextChunkAndCleansUp() throws {
@@ -106,10 +114,12 @@ import Testing
         let stol = dir.url.appendingPathComponent("a.stol")
         try StolPacker.pack(database: database, secretKey: pair.secretKey, schemaVersion: 1, to: stol)
         let job = ImportJob()
-        let importer = ReferenceImporter(temporaryDirectory: dir.url.appendingPathComponent("tmp"), trustedKeys: [pair.publicKey], limits: .init())
+        let importer = ReferenceImporter(scratch: ScratchDirectory(in: dir.url.appendingPathComponent("tmp")), trustedKeys: [pair.publicKey], limits: .init())
         #expect(throws: ReferenceError.cancelled) {
             try importer.stage(stol, job: job) { fraction, _ in if fraction > 0.3 { job.cancel() } }
         }
+        #expect(Self.scratchFiles(in: dir.url.appendingPathComponent("tmp")).isEmpty)
+        importer.scratch.remove()
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent("tmp").path).isEmpty)
     }
 
