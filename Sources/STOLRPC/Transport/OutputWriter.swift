@@ -27,6 +27,8 @@ public final class OutputWriter: @unchecked Sendable {
     private var head = 0
     private var coalescible: [JSONValue: Entry] = [:]
     private var pending = 0
+    /// Bytes of answers held elsewhere until they can be written (a batch waiting for its last part).
+    private var reserved = 0
     private var writing = false
     private var broken = false
     private var closed = false
@@ -61,10 +63,27 @@ public final class OutputWriter: @unchecked Sendable {
         return pending
     }
 
-    /// Blocks the calling thread until fewer than `limit` bytes are waiting (or the pipe broke).
+    /// Blocks the calling thread until fewer than `limit` bytes are waiting, counting reserved
+    /// ones (or the pipe broke).
     public func waitUntilPending(below limit: Int) {
         condition.lock()
-        while pending >= limit && !broken { condition.wait() }
+        while pending + reserved >= limit && !broken { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Counts `count` bytes of answers that are held until they can be sent as part of a larger
+    /// message, so that `waitUntilPending` sees them; `release` them before sending.
+    public func reserve(_ count: Int) {
+        condition.lock()
+        reserved += count
+        condition.unlock()
+    }
+
+    /// Stops counting `count` reserved bytes.
+    public func release(_ count: Int) {
+        condition.lock()
+        reserved -= count
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -81,6 +100,20 @@ public final class OutputWriter: @unchecked Sendable {
         condition.lock()
         while (head < queue.count || writing) && !broken { condition.wait() }
         condition.unlock()
+    }
+
+    /// Like `flush`, but gives up after `timeout` (a client that stopped reading); returns whether
+    /// everything was written.
+    @discardableResult
+    public func flush(timeout: Duration) -> Bool {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while (head < queue.count || writing) && !broken {
+            if !condition.wait(until: deadline) { return false }
+        }
+        return true
     }
 
     private func enqueue(_ message: [UInt8], coalesceKey: JSONValue?) {

@@ -50,6 +50,8 @@ struct Serve: AsyncParsableCommand {
         // protocol messages can ever reach the client, not even a stray print.
         let protocolFD = StdoutGuard.claimStdout()
         signal(SIGPIPE, SIG_IGN)
+        // From here on SIGTERM, SIGINT and SIGHUP stop the engine gracefully (once it serves).
+        let stopSignals = StopSignals()
         let diagnostics = DiagnosticsLog()
         let logger = common.bootstrapLogging(diagnostics: diagnostics)
 
@@ -81,8 +83,13 @@ struct Serve: AsyncParsableCommand {
         if conformanceMethods { methods.merge(.conformanceMethods()) }
 
         let server = RPCServer(methods: methods, options: options, input: 0, output: protocolFD, logger: logger)
+        stopSignals.onSignal { name in server.stop(code: 0, reason: "received \(name)") }
         logger.info("serving JSON-RPC 2.0 on stdio (version \(EngineInfo.version))")
         let code = await server.run()
+        // Every way out (end of input, `exit`, a signal, the parent gone, stdout closed) comes
+        // here: end imports, leave favourites whole on disk, remove the scratch directory.
+        await engine.close()
+        logger.info("exiting with code \(code)")
         // Everything is flushed; leave at once, before other threads can touch torn-down state.
         Foundation.exit(code)
     }
