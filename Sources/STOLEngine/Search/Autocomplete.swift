@@ -1,7 +1,10 @@
+import Foundation
 import GRDB
 
-/// Completions for what a user has typed so far: distinct names, scientific and common, that start
-/// with the prefix. An index range scan over folded names, so it stays well under a millisecond.
+/// Completions for what a user has typed so far: distinct names, scientific and common, in which
+/// a word starts with the prefix (`bear` → "Brown bear", `snow l` → "Snow leopard"). Names that
+/// start with it come from a range scan of the folded-name index, names with a later word from
+/// the full-text index, both capped so a suggestion stays around a millisecond.
 public struct Autocomplete: Sendable {
     public let database: TaxonomyDatabase
 
@@ -9,38 +12,64 @@ public struct Autocomplete: Sendable {
         self.database = database
     }
 
-    /// Rows scanned before ranking; enough for a useful top 20 without touching the whole index.
+    /// Rows scanned from each index before ranking; enough for a useful top 20.
     static let scanCap = 400
 
-    public func suggestions(prefix: String, limit: Int, lang: String) async throws -> [Suggestion] {
+    public func suggestions(prefix: String, limit: Int, lang: String, filters: SearchFilters = SearchFilters()) async throws -> [Suggestion] {
         let folded = TextFolding.fold(prefix)
-        guard !folded.isEmpty else { return [] }
+        guard !folded.isEmpty, let query = try? SearchQuery.parse(prefix) else { return [] }
+        let columns = "s.name, s.folded, s.taxon_id, s.match_type, s.lang, t.scientific_name, t.rank, t.conservation, t.status"
         return try await database.read { db in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT s.name, s.folded, s.taxon_id, s.match_type, s.lang, t.rank, t.status,
-                    EXISTS (SELECT 1 FROM names n WHERE n.taxon_id = s.taxon_id AND n.name = s.name AND n.is_preferred = 1) AS preferred
-                FROM search_names s JOIN taxa t ON t.id = s.taxon_id
-                WHERE s.folded >= :p AND s.folded < :p || char(1114111)
+            let filter = filters.sql(range: nil)
+            var args = filter.arguments
+            args["p"] = folded
+            var rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(columns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
+                WHERE s.folded >= :p AND s.folded < :p || char(1114111)\(filter.sql)
                 ORDER BY s.folded LIMIT \(Self.scanCap)
-                """), arguments: ["p": folded])
-            var candidates: [(suggestion: Suggestion, key: [Int], folded: String)] = rows.map { row in
-                let type: String = row["match_type"]
-                let nameLang: String? = row["lang"]
-                let name: String = row["name"]
-                let rowFolded: String = row["folded"]
-                let rank = (row["rank"] as String?).flatMap(Rank.init(rawValue:))
-                let preferred: Bool = row["preferred"]
-                // Exact first; then common names in the user's language (preferred ones first), scientific
-                // names, other common names, synonyms; species before higher ranks; shorter first.
+                """), arguments: StatementArguments(args))
+            // Names with a later word starting with the prefix: taxa from the full-text index.
+            let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT \(Self.scanCap)"),
+                arguments: [query.ftsExpression])
+            if !taxa.isEmpty {
+                rows += try Row.fetchAll(db, sql: """
+                    SELECT \(columns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
+                    WHERE s.taxon_id IN (\(taxa.map(String.init).joined(separator: ",")))\(filter.sql)
+                    """, arguments: StatementArguments(filter.arguments))
+            }
+            let preferred = try Self.preferredNames(db, taxa: Set(rows.map { $0[2] as Int64 }))
+            var candidates: [(suggestion: Suggestion, key: [Int], folded: String)] = []
+            for row in rows {
+                let rowFolded: String = row[1]
+                guard let found = Self.wordStart(of: folded, in: rowFolded) else { continue }
+                let type: String = row[3]
+                let nameLang: String? = row[4]
+                let name: String = row[0]
+                let taxonID: Int64 = row[2]
+                let rank = (row[6] as String?).flatMap(Rank.init(rawValue:))
+                let isPreferred = preferred.contains(PreferredName(taxon: taxonID, name: name))
+                // Common names in the user's language (preferred ones first), scientific names,
+                // English names, other languages, synonyms.
                 let typeOrder: Int
                 switch type {
-                case "common" where nameLang == lang || nameLang == "en": typeOrder = preferred ? 0 : 1
+                case "common" where SearchService.languageOrder(nameLang, lang) == 0: typeOrder = isPreferred ? 0 : 1
                 case "scientific": typeOrder = 2
-                case "common": typeOrder = 3
-                default: typeOrder = 4
+                case "common" where nameLang == "en": typeOrder = isPreferred ? 3 : 4
+                case "common": typeOrder = 5
+                default: typeOrder = 6
                 }
-                let key = [rowFolded == folded ? 0 : 1, typeOrder, rank == .species ? 0 : 1, name.count, (row["status"] as String) == "accepted" ? 0 : 1]
-                return (Suggestion(text: name, taxonId: row["taxon_id"], matchType: type, lang: nameLang), key, rowFolded)
+                // The prefix as a whole word at the end ("Brown bear" for `bear`), as a whole word, or a word start.
+                let end = found.upperBound
+                let wholeWord = end == rowFolded.endIndex || !(rowFolded[end].isLetter || rowFolded[end].isNumber)
+                let wordOrder = !wholeWord ? 2 : end == rowFolded.endIndex ? 0 : 1
+                let key = [
+                    rowFolded == folded ? 0 : 1, typeOrder, wordOrder, found.lowerBound == rowFolded.startIndex ? 0 : 1, rank == .species ? 0 : 1,
+                    rowFolded.count, (row[8] as String) == "accepted" ? 0 : 1,
+                ]
+                let suggestion = Suggestion(
+                    text: name, taxonId: taxonID, matchType: type, lang: nameLang, scientificName: row[5], rank: rank,
+                    conservationStatus: (row[7] as String?).flatMap(ConservationStatus.init(rawValue:)))
+                candidates.append((suggestion, key, rowFolded))
             }
             candidates.sort { a, b in
                 a.key != b.key ? a.key.lexicographicallyPrecedes(b.key) : (a.folded, a.suggestion.taxonId) < (b.folded, b.suggestion.taxonId)
@@ -55,12 +84,40 @@ public struct Autocomplete: Sendable {
         }
     }
 
+    /// Where `prefix` starts a word of `folded` (at its start or after a non-letter), if it does.
+    static func wordStart(of prefix: String, in folded: String) -> Range<String.Index>? {
+        var searchFrom = folded.startIndex
+        while let found = folded.range(of: prefix, range: searchFrom..<folded.endIndex) {
+            if found.lowerBound == folded.startIndex { return found }
+            let before = folded[folded.index(before: found.lowerBound)]
+            if !(before.isLetter || before.isNumber) { return found }
+            searchFrom = folded.index(after: found.lowerBound)
+        }
+        return nil
+    }
+
+    struct PreferredName: Hashable {
+        var taxon: Int64
+        var name: String
+    }
+
+    /// The preferred common names of `taxa`.
+    static func preferredNames(_ db: Database, taxa: Set<Int64>) throws -> Set<PreferredName> {
+        guard !taxa.isEmpty else { return [] }
+        let rows = try Row.fetchAll(db, sql: "SELECT taxon_id, name FROM names WHERE is_preferred = 1 AND taxon_id IN (\(taxa.map(String.init).joined(separator: ",")))")
+        return Set(rows.map { PreferredName(taxon: $0[0], name: $0[1]) })
+    }
+
     /// A completion and the taxon it names.
     public struct Suggestion: Codable, Sendable, Equatable {
         public var text: String
         public var taxonId: Int64
         /// `scientific`, `common` or `synonym`.
         public var matchType: String
+        /// The language of `text`; absent for scientific names.
         public var lang: String?
+        public var scientificName: String
+        public var rank: Rank?
+        public var conservationStatus: ConservationStatus?
     }
 }

@@ -16,6 +16,8 @@ public struct SearchQuery: Sendable, Equatable {
     public static let maxLength = 200
 
     public let terms: [Term]
+    /// The query as typed.
+    public let text: String
     /// The whole query folded (quotes removed), for exact and name-prefix matching and typos.
     public let folded: String
 
@@ -43,7 +45,7 @@ public struct SearchQuery: Sendable, Equatable {
         }
         guard !terms.isEmpty else { return nil }
         let folded = TextFolding.fold(text.replacingOccurrences(of: "\"", with: " "))
-        return SearchQuery(terms: terms, folded: folded)
+        return SearchQuery(terms: terms, text: text, folded: folded)
     }
 
     /// Every token of the query, in order.
@@ -64,6 +66,45 @@ public struct SearchQuery: Sendable, Equatable {
             case .phrase(let tokens): "\"\(tokens.joined(separator: " "))\""
             }
         }.joined(separator: " ")
+    }
+
+    /// Every term as whole words: bare words exact, phrases as phrases.
+    public var wholeWordExpression: String {
+        terms.map { term in
+            switch term {
+            case .prefix(let token): "\"\(token)\""
+            case .phrase(let tokens): "\"\(tokens.joined(separator: " "))\""
+            }
+        }.joined(separator: " ")
+    }
+
+    /// Bare words or any of their singular and plural forms (`Inflection.forms`); nil when no
+    /// word has other forms.
+    public var inflectedExpression: String? {
+        var any = false
+        let parts = terms.map { term -> String in
+            switch term {
+            case .prefix(let token):
+                let forms = Inflection.forms(token).sorted()
+                guard !forms.isEmpty else { return "\"\(token)\"" }
+                any = true
+                return "(" + ([token] + forms).map { "\"\($0)\"" }.joined(separator: " OR ") + ")"
+            case .phrase(let tokens): return "\"\(tokens.joined(separator: " "))\""
+            }
+        }
+        return any ? parts.joined(separator: " AND ") : nil
+    }
+
+    /// For the trigram index: every word of three letters or more as a substring, or one of its
+    /// singulars (a compound's head: `Mäuse` in "Hausmaus"); nil when no word is that long.
+    public var substringExpression: String? {
+        let long = tokens.filter { $0.count >= 3 }
+        guard !long.isEmpty else { return nil }
+        return long.map { token in
+            var singulars: Set<String> = []
+            for lang in Inflection.languages { singulars.formUnion(Inflection.lemmas(token, lang: lang).filter { $0.count >= 3 }) }
+            return "(" + singulars.sorted().map { "\"\($0)\"" }.joined(separator: " OR ") + ")"
+        }.joined(separator: " AND ")
     }
 
     /// Folded words made of letters and digits; everything else separates words.

@@ -1,14 +1,16 @@
 import Foundation
 import GRDB
 
-/// Full-text search over one taxonomy database.
+/// Full-text search over one taxonomy database, and listing by filters alone.
 ///
-/// Results come in tiers, best first: the whole query equals a name (exact); a name holds the query
-/// as whole words (`African elephant` for "elephant"); a name starts with it (`Panthera` for
-/// "panth"); then every other FTS5 match, ranked by bm25. Within a tier, names in the user's
-/// language come first. When fewer than three taxa match, names one or two edits away (typos
-/// anywhere, even in the first letters) are added from the trigram index. Queries are never logged
-/// or stored.
+/// Every taxon is ranked by its single best-matching name, in tiers (`MatchTier`): exact (accents
+/// as typed above accents folded), whole words, inflected forms, word prefixes, word-internal
+/// matches (compounds), words spread over several names, then typos. Within a tier, names in the
+/// user's language come first, then head nouns ("Asian elephant" for `elephant`), names before
+/// synonyms, accepted taxa, species, and shorter names. When the query has accents, names that
+/// lack them come after those that have them. Each tier's candidates come from an index and are
+/// judged by `NameMatcher`; tiers stop once the page is full of better hits. Queries are never
+/// logged or stored.
 public struct SearchService: Sendable {
     public let database: TaxonomyDatabase
 
@@ -18,8 +20,7 @@ public struct SearchService: Sendable {
 
     /// Search options besides the query.
     public struct Options: Sendable {
-        public var rank: Rank?
-        public var conservation: ConservationStatus?
+        public var filters = SearchFilters()
         public var lang = "en"
         public var limit = 50
         public var offset = 0
@@ -34,65 +35,83 @@ public struct SearchService: Sendable {
         public var nextOffset: Int?
         /// Whether typo-tolerant matches were added.
         public var fuzzy: Bool
+        /// How many taxa matched: exact unless `totalCapped`.
+        public var total: Int
+        /// True when `total` is a lower bound (a tier hit its cap, tiers were skipped, or a listing passed `listingCap`).
+        public var totalCapped: Bool
     }
 
-    /// How many candidates each tier may contribute; fixed so that every page of one query is cut
-    /// from the same ordered list (no duplicates, nothing skipped).
+    /// How many candidates each tier may contribute; fixed (not derived from the page) so that
+    /// every page of one query is cut from the same ordered list.
     static let exactCap = 1_000
+    static let fullTextCap = 2_000
     static let prefixCap = 2_000
-    static let fullTextCap = 5_000
+    static let internalCap = 2_000
     /// Candidate names checked for typos; the rarest-trigram lookup keeps real candidate sets far below it.
     static let fuzzyCap = 50_000
+    /// A listing by filters counts at most this many taxa.
+    public static let listingCap = 10_000
 
-    public func search(_ query: SearchQuery, options: Options) async throws -> Page {
-        let hits = try await database.read { db in try Self.rankedHits(db, query, options) }
-        let fuzzy = hits.contains { $0.tier == .fuzzy }
-        let window = Array(hits.dropFirst(options.offset).prefix(options.limit))
+    public func search(_ query: SearchQuery?, options: Options) async throws -> Page {
         let select = TaxonomyStore.selectTaxon(in: database)
-        let results = try await database.read { db in try Self.results(db, window, query: query, lang: options.lang, select: select) }
-        let next = options.offset + options.limit < hits.count ? options.offset + options.limit : nil
-        return Page(results: results, nextOffset: next, fuzzy: fuzzy)
+        return try await database.read { db in
+            let range = try options.filters.within.map { id in
+                guard let range = try SearchFilters.subtreeRange(db, of: id) else { throw SearchError.unknownTaxon(id) }
+                return range
+            }
+            let filter = options.filters.sql(range: range)
+            guard let query else { return try Self.listing(db, options: options, filter: filter, select: select) }
+            let ranked = try Self.rankedHits(db, query, options, filter: filter)
+            let hits = ranked.hits
+            let window = Array(hits.dropFirst(options.offset).prefix(options.limit))
+            let results = try Self.results(db, window, query: query, lang: options.lang, select: select)
+            let next = options.offset + options.limit < hits.count ? options.offset + options.limit : nil
+            return Page(results: results, nextOffset: next, fuzzy: hits.contains { $0.tier == .fuzzy }, total: hits.count, totalCapped: ranked.capped)
+        }
     }
 
     // MARK: Candidates
 
-    enum Tier: Int, Comparable {
-        case exact, wholeWord, prefix, fullText, fuzzy
-        static func < (a: Tier, b: Tier) -> Bool { a.rawValue < b.rawValue }
-    }
-
     struct Hit: Sendable {
         var taxonID: Int64
-        var tier: Tier
-        /// The matched name and its type; nil for full-text hits until resolved.
+        var tier: MatchTier
+        /// The matched name and its type; nil for all-names hits until resolved.
         var name: String?
         var matchType: String?
+        var lang: String?
         var scientificName: String
         var rank: Rank?
         var status: TaxonStatus
-        var bm25 = 0.0
         var editDistance: Int?
         var nameLength = 0
         /// 0: the user's language or a scientific name; 1: English; 2: another language.
         var languageOrder = 0
-        /// The query is the name's last word(s), as in "Asian elephant" (English head nouns).
         var atEnd = false
+        var atStart = false
+        var accentMismatch = false
+        /// For an all-names hit, the worst relation of a query word to the taxon's names.
+        var spread = MatchTier.exact
 
-        /// Sort key: tier, then (full text) bm25 or (fuzzy) edits, the user's language, head-noun
-        /// matches, names before synonyms, accepted taxa first, species before higher ranks,
-        /// shorter names, and finally name and id.
+        /// Sort key: typos last; names lacking the query's accents after those that have them;
+        /// tier; (typos) edits, (all names) how loosely the words matched; the user's language;
+        /// head nouns; name starts; names before synonyms; accepted taxa; shorter names; species;
+        /// finally name and id.
         static func ordered(_ a: Hit, _ b: Hit) -> Bool {
+            let fuzzyA = a.tier == .fuzzy, fuzzyB = b.tier == .fuzzy
+            if fuzzyA != fuzzyB { return !fuzzyA }
+            if a.accentMismatch != b.accentMismatch { return !a.accentMismatch }
             if a.tier != b.tier { return a.tier < b.tier }
-            if a.tier == .fullText, a.bm25 != b.bm25 { return a.bm25 < b.bm25 }
             if a.tier == .fuzzy, a.editDistance != b.editDistance { return (a.editDistance ?? 9) < (b.editDistance ?? 9) }
+            if a.spread != b.spread { return a.spread < b.spread }
             if a.languageOrder != b.languageOrder { return a.languageOrder < b.languageOrder }
             if a.atEnd != b.atEnd { return a.atEnd }
+            if a.atStart != b.atStart { return a.atStart }
             let synonymA = a.matchType == "synonym", synonymB = b.matchType == "synonym"
             if synonymA != synonymB { return !synonymA }
             if a.status != b.status { return statusOrder(a.status) < statusOrder(b.status) }
+            if a.nameLength != b.nameLength { return a.nameLength < b.nameLength }
             let speciesA = a.rank == .species, speciesB = b.rank == .species
             if speciesA != speciesB { return speciesA }
-            if a.nameLength != b.nameLength { return a.nameLength < b.nameLength }
             if a.scientificName != b.scientificName { return a.scientificName < b.scientificName }
             return a.taxonID < b.taxonID
         }
@@ -106,92 +125,129 @@ public struct SearchService: Sendable {
         }
     }
 
-    static func rankedHits(_ db: Database, _ query: SearchQuery, _ options: Options) throws -> [Hit] {
-        var filter = ""
-        var filterArguments: [String: (any DatabaseValueConvertible)?] = [:]
-        if let rank = options.rank {
-            filter += " AND t.rank = :rank"
-            filterArguments["rank"] = rank.rawValue
-        }
-        if let conservation = options.conservation {
-            filter += " AND t.conservation = :conservation"
-            filterArguments["conservation"] = conservation.rawValue
-        }
-        func arguments(_ extra: [String: (any DatabaseValueConvertible)?]) -> StatementArguments {
-            StatementArguments(filterArguments.merging(extra) { $1 })
-        }
+    static let nameColumns = "s.taxon_id, s.name, s.folded, s.match_type, s.lang, t.scientific_name, t.rank, t.status"
 
+    static func rankedHits(
+        _ db: Database, _ query: SearchQuery, _ options: Options, filter: (sql: String, arguments: [String: (any DatabaseValueConvertible)?])
+    ) throws -> (hits: [Hit], capped: Bool) {
+        func arguments(_ extra: [String: (any DatabaseValueConvertible)?]) -> StatementArguments {
+            StatementArguments(filter.arguments.merging(extra) { $1 })
+        }
+        let matcher = NameMatcher(query)
+        let lang = options.lang
+        let needed = options.offset + options.limit
+        var capped = false
         var best: [Int64: Hit] = [:]
         func keep(_ hit: Hit) {
             if let existing = best[hit.taxonID], !Hit.ordered(hit, existing) { return }
             best[hit.taxonID] = hit
         }
-
-        let nameColumns = "s.taxon_id, s.name, s.folded, s.match_type, s.lang, length(s.folded) AS len, t.scientific_name, t.rank, t.status"
-        let lang = options.lang
-        let exact = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
-            WHERE s.folded = :q\(filter) LIMIT \(exactCap)
-            """), arguments: arguments(["q": query.folded]))
-        for row in exact { keep(hit(row, tier: .exact, lang: lang)) }
-
-        // Names holding every query word, in order, as whole words: candidates from an FTS5 phrase.
-        let tokens = query.tokens
-        let wholeWord = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
-            WHERE s.taxon_id IN (SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH :phrase LIMIT \(prefixCap))\(filter)
-            """), arguments: arguments(["phrase": "\"" + tokens.joined(separator: " ") + "\""]))
-        for row in wholeWord {
-            let words = SearchQuery.tokenize(row["folded"])
-            guard let position = Self.position(of: tokens, in: words) else { continue }
-            var h = hit(row, tier: .wholeWord, lang: lang)
-            h.atEnd = position + tokens.count == words.count
-            keep(h)
-        }
-
-        let prefix = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
-            WHERE s.folded > :q AND s.folded < :q || char(1114111)\(filter)
-            ORDER BY s.folded LIMIT \(prefixCap)
-            """), arguments: arguments(["q": query.folded]))
-        for row in prefix { keep(hit(row, tier: .prefix, lang: lang)) }
-
-        let fullText = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT f.rowid AS taxon_id, bm25(fts_taxa, 0.0, 10.0, 5.0, 2.0) AS score, t.scientific_name, t.rank, t.status
-            FROM fts_taxa f JOIN taxa t ON t.id = f.rowid
-            WHERE fts_taxa MATCH :match\(filter)
-            ORDER BY score, f.rowid LIMIT \(fullTextCap)
-            """), arguments: arguments(["match": query.ftsExpression]))
-        for row in fullText {
-            var h = Hit(
-                taxonID: row["taxon_id"], tier: .fullText, scientificName: row["scientific_name"],
-                rank: (row["rank"] as String?).flatMap(Rank.init(rawValue:)), status: TaxonStatus(rawValue: row["status"]) ?? .accepted)
-            h.bm25 = row["score"]
-            keep(h)
-        }
-
-        if best.count < 3 {
-            for h in try fuzzyHits(db, query, lang: lang, filter: filter, arguments: arguments([:])) where best[h.taxonID] == nil {
+        /// Judges every fetched name; with `acrossNames`, a taxon none of whose names holds the
+        /// whole query (the index matched it across names) is an all-names hit.
+        func consider(_ rows: [Row], acrossNames: Bool) {
+            var matched: Set<Int64> = []
+            var unmatched: [Int64: [Row]] = [:]
+            for row in rows {
+                let id: Int64 = row[0]
+                if let match = matcher.match(name: row[1], nameFolded: row[2], lang: row[4]) {
+                    keep(hit(row, match: match, lang: lang))
+                    matched.insert(id)
+                } else if acrossNames {
+                    unmatched[id, default: []].append(row)
+                }
+            }
+            for (id, names) in unmatched where !matched.contains(id) && best[id] == nil {
+                guard let spread = matcher.spread(names: names.map { ($0[2], $0[4]) }) else { continue }
+                var h = hit(names[0], match: NameMatcher.Match(tier: .allNames), lang: lang)
+                (h.name, h.matchType, h.lang, h.languageOrder) = (nil, nil, nil, 0)
+                h.spread = spread
+                h.nameLength = names.reduce(0) { $0 + ($1[2] as String).count }
                 keep(h)
             }
         }
-        return best.values.sorted(by: Hit.ordered)
+        /// Whether the page is already full of hits no later tier can outrank.
+        func full(after covered: MatchTier) -> Bool {
+            let settled = best.values.count { $0.tier <= covered && !$0.accentMismatch }
+            if settled >= needed {
+                capped = true
+                return true
+            }
+            return false
+        }
+        func fetch(_ sql: String, _ args: StatementArguments, cap: Int) throws -> [Row] {
+            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: args)
+            if rows.count >= cap { capped = true }
+            return rows
+        }
+        func namesOfTaxaMatching(_ expression: String) throws -> [Row] {
+            // The cap applies to taxa; the names of the taxa found are all judged.
+            let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT \(fullTextCap)"), arguments: [expression])
+            if taxa.count >= fullTextCap { capped = true }
+            guard !taxa.isEmpty else { return [] }
+            return try Row.fetchAll(db, sql: """
+                SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
+                WHERE s.taxon_id IN (\(taxa.map(String.init).joined(separator: ",")))\(filter.sql)
+                """, arguments: arguments([:]))
+        }
+
+        consider(try fetch("""
+            SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
+            WHERE s.folded = :q\(filter.sql) LIMIT \(exactCap)
+            """, arguments(["q": query.folded]), cap: exactCap), acrossNames: false)
+        if full(after: .exactFolded) { return (best.values.sorted(by: Hit.ordered), capped) }
+
+        consider(try namesOfTaxaMatching(query.wholeWordExpression), acrossNames: true)
+        if full(after: .wholeWord) { return (best.values.sorted(by: Hit.ordered), capped) }
+
+        if let inflected = query.inflectedExpression {
+            consider(try namesOfTaxaMatching(inflected), acrossNames: true)
+            if full(after: .inflected) { return (best.values.sorted(by: Hit.ordered), capped) }
+        }
+
+        consider(try fetch("""
+            SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
+            WHERE s.folded > :q AND s.folded < :q || char(1114111)\(filter.sql)
+            ORDER BY s.folded LIMIT \(prefixCap)
+            """, arguments(["q": query.folded]), cap: prefixCap), acrossNames: false)
+        consider(try namesOfTaxaMatching(query.ftsExpression), acrossNames: true)
+        if full(after: .prefix) { return (best.values.sorted(by: Hit.ordered), capped) }
+
+        if let substrings = query.substringExpression {
+            consider(try fetch("""
+                SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
+                WHERE s.id IN (SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH :m LIMIT \(internalCap))\(filter.sql)
+                """, arguments(["m": substrings]), cap: internalCap), acrossNames: false)
+        }
+        if full(after: .allNames) { return (best.values.sorted(by: Hit.ordered), capped) }
+
+        if best.count < 3 {
+            for h in try fuzzyHits(db, query, lang: lang, filter: filter.sql, arguments: arguments([:])) where best[h.taxonID] == nil {
+                keep(h)
+            }
+        }
+        return (best.values.sorted(by: Hit.ordered), capped)
     }
 
-    static func hit(_ row: Row, tier: Tier, lang: String) -> Hit {
-        let nameLang: String? = row["lang"]
-        let languageOrder: Int
-        switch nameLang {
-        case nil: languageOrder = 0
-        case lang?: languageOrder = 0
-        case let other? where TaxonomyStore.primaryLanguage(other) == TaxonomyStore.primaryLanguage(lang): languageOrder = 0
-        case "en"?: languageOrder = 1
-        default: languageOrder = 2
-        }
+    static func hit(_ row: Row, match: NameMatcher.Match, lang: String) -> Hit {
+        let nameLang: String? = row[4]
+        let name: String = row[1]
+        let folded: String = row[2]
         return Hit(
-            taxonID: row["taxon_id"], tier: tier, name: row["name"], matchType: row["match_type"],
-            scientificName: row["scientific_name"], rank: (row["rank"] as String?).flatMap(Rank.init(rawValue:)),
-            status: TaxonStatus(rawValue: row["status"]) ?? .accepted, nameLength: row["len"], languageOrder: languageOrder)
+            taxonID: row[0], tier: match.tier, name: name, matchType: row[3], lang: nameLang,
+            scientificName: row[5], rank: (row[6] as String?).flatMap(Rank.init(rawValue:)),
+            status: TaxonStatus(rawValue: row[7]) ?? .accepted, nameLength: folded.count, languageOrder: languageOrder(nameLang, lang),
+            atEnd: match.atEnd, atStart: match.atStart, accentMismatch: match.accentMismatch)
+    }
+
+    /// 0: the user's language (or a scientific name); 1: English; 2: another language.
+    static func languageOrder(_ nameLang: String?, _ lang: String) -> Int {
+        switch nameLang {
+        case nil: 0
+        case lang?: 0
+        case let other? where TaxonomyStore.primaryLanguage(other) == TaxonomyStore.primaryLanguage(lang): 0
+        case "en"?: 1
+        default: 2
+        }
     }
 
     /// Where `needle` occurs as a contiguous run in `words`, if it does.
@@ -208,10 +264,12 @@ public struct SearchService: Sendable {
 
     /// Names within the allowed distance of the query. By the q-gram lemma a name within d edits
     /// misses at most 3·d of the query's padded trigrams, so any 3·d + 1 of them find every such
-    /// name; taking the rarest keeps the candidates few even on millions of names.
+    /// name; taking the rarest keeps the candidates few even on millions of names. A one-word
+    /// query of three letters or fewer is never matched by typos (too many near neighbours).
     static func fuzzyHits(_ db: Database, _ query: SearchQuery, lang: String, filter: String, arguments: StatementArguments) throws -> [Hit] {
         let q = Array(query.folded)
-        guard q.count >= 3 else { return [] }
+        let singleWord = !query.folded.contains(" ")
+        guard q.count >= (singleWord ? 4 : 3) else { return [] }
         let limit = allowedDistance(query.folded)
         let padded = Array(" " + query.folded + " ")
         var trigrams: [String] = []
@@ -228,32 +286,54 @@ public struct SearchService: Sendable {
         let present = chosen.filter { (frequency[$0] ?? 0) > 0 }
         guard !present.isEmpty else { return [] }
         let expression = present.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " OR ")
-        let singleWord = !query.folded.contains(" ")
         var args = arguments
         args += ["trigrams": expression, "shortest": q.count - limit, "longest": q.count + limit]
         // A query of several words is compared with whole names only, so their length must be close.
         let lengthFilter = singleWord ? "" : " AND length(s.folded) BETWEEN :shortest AND :longest"
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT s.taxon_id, s.name, s.folded, s.match_type, s.lang, length(s.folded) AS len, t.scientific_name, t.rank, t.status
+            SELECT \(nameColumns)
             FROM search_names s JOIN taxa t ON t.id = s.taxon_id
             WHERE s.id IN (SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH :trigrams)\(lengthFilter)\(filter)
             LIMIT \(fuzzyCap)
             """), arguments: args)
         var hits: [Hit] = []
         for row in rows {
-            let folded: String = row["folded"]
+            let folded: String = row[2]
             var distance = abs(folded.count - q.count) <= limit ? EditDistance.distance(q, Array(folded), limit: limit) : nil
             if singleWord {
-                for word in folded.split(separator: " ") where word.count > 1 && abs(word.count - q.count) <= limit {
+                for word in folded.split(separator: " ") where word.count > 3 && abs(word.count - q.count) <= limit {
                     if let d = EditDistance.distance(q, Array(word), limit: limit) { distance = min(distance ?? d, d) }
                 }
             }
             guard let distance, distance > 0 else { continue }
-            var h = hit(row, tier: .fuzzy, lang: lang)
+            var h = hit(row, match: NameMatcher.Match(tier: .fuzzy), lang: lang)
             h.editDistance = distance
             hits.append(h)
         }
         return hits
+    }
+
+    // MARK: Listing
+
+    /// Taxa chosen by filters alone, by scientific name then id, with a count up to `listingCap`.
+    static func listing(_ db: Database, options: Options, filter: (sql: String, arguments: [String: (any DatabaseValueConvertible)?]), select: String) throws -> Page {
+        let conditions = "WHERE 1\(filter.sql)"
+        var args = filter.arguments
+        args["limit"] = options.limit
+        args["offset"] = options.offset
+        let taxa = try Row.fetchAll(db, sql: select + " \(conditions) ORDER BY t.scientific_name, t.id LIMIT :limit OFFSET :offset",
+            arguments: TaxonomyStore.arguments(options.lang, args)).map(TaxonomyStore.taxon(from:))
+        let counted = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM taxa t \(conditions) LIMIT \(listingCap + 1))",
+            arguments: StatementArguments(filter.arguments)) ?? 0
+        let results = taxa.map { taxon in
+            SearchResult(
+                id: taxon.id, scientificName: taxon.scientificName, preferredCommonName: taxon.preferredCommonName,
+                matchedName: taxon.scientificName, matchType: "scientific", matchTier: nil, matchedLang: nil,
+                rank: taxon.rank, conservationStatus: taxon.conservationStatus, status: taxon.status, relevanceScore: 0)
+        }
+        let total = min(counted, listingCap)
+        let next = options.offset + options.limit < total ? options.offset + options.limit : nil
+        return Page(results: results, nextOffset: next, fuzzy: false, total: total, totalCapped: counted > listingCap)
     }
 
     // MARK: Results
@@ -267,7 +347,7 @@ public struct SearchService: Sendable {
             let taxon = TaxonomyStore.taxon(from: row)
             taxa[taxon.id] = taxon
         }
-        // Names of full-text hits, to say which one matched.
+        // Names of all-names hits, to say which one matched.
         var namesByTaxon: [Int64: [(name: String, folded: String, type: String, lang: String?)]] = [:]
         let unresolved = hits.filter { $0.name == nil }.map { String($0.taxonID) }
         if !unresolved.isEmpty {
@@ -280,6 +360,7 @@ public struct SearchService: Sendable {
             guard let taxon = taxa[hit.taxonID] else { return nil }
             var name = hit.name ?? taxon.scientificName
             var type = hit.matchType ?? "scientific"
+            var nameLang = hit.lang
             if hit.name == nil, let names = namesByTaxon[hit.taxonID] {
                 // The name covering the most query words, preferring the user's language, then scientific.
                 func covered(_ folded: String) -> Int {
@@ -296,14 +377,14 @@ public struct SearchService: Sendable {
                     let (ca, cb) = (covered(a.folded), covered(b.folded))
                     return ca != cb ? ca < cb : preference(a) > preference(b)
                 }) {
-                    name = chosen.name
-                    type = chosen.type
+                    (name, type, nameLang) = (chosen.name, chosen.type, chosen.lang)
                 }
             }
             return SearchResult(
                 id: taxon.id, scientificName: taxon.scientificName, preferredCommonName: taxon.preferredCommonName,
                 matchedName: name, matchType: hit.tier == .fuzzy ? "fuzzy" : type,
                 matchedNameType: hit.tier == .fuzzy ? type : nil, editDistance: hit.editDistance,
+                matchTier: hit.tier.rawValue, matchedLang: nameLang,
                 rank: taxon.rank, conservationStatus: taxon.conservationStatus, status: taxon.status,
                 relevanceScore: relevance(hit))
         }
@@ -311,35 +392,26 @@ public struct SearchService: Sendable {
 
     /// Higher is better; comparable within one response.
     static func relevance(_ hit: Hit) -> Double {
+        let length = min(0.02, Double(hit.nameLength) / 5000)
         let score: Double
         switch hit.tier {
         case .exact: score = 1.0
-        case .wholeWord: score = 0.9 - min(0.05, Double(hit.nameLength) / 1000)
-        case .prefix: score = 0.85 - min(0.05, Double(hit.nameLength) / 1000)
-        case .fullText:
-            let s = max(0, -hit.bm25)
-            score = 0.2 + 0.6 * s / (1 + s)
-        case .fuzzy: score = 0.15 - 0.05 * Double(hit.editDistance ?? 2)
+        case .exactFolded: score = 0.95
+        case .wholeWord: score = 0.9 - length
+        case .inflected: score = 0.8 - length
+        case .prefix: score = 0.7 - length
+        case .wordInternal: score = 0.6 - length
+        case .allNames: score = 0.5
+        case .fuzzy: score = 0.3 - 0.1 * Double(hit.editDistance ?? 2)
         }
-        return (score * 10_000).rounded() / 10_000
+        // Names lacking the query's accents rank below every other tier but typos.
+        let scaled = hit.accentMismatch && hit.tier != .fuzzy ? score / 2 : score
+        return (scaled * 10_000).rounded() / 10_000
     }
 }
 
-/// One search result.
-public struct SearchResult: Codable, Sendable, Equatable {
-    public var id: Int64
-    public var scientificName: String
-    public var preferredCommonName: String?
-    /// The name that matched: may be a common name or a synonym.
-    public var matchedName: String
-    /// `scientific`, `common`, `synonym`, or `fuzzy` for a typo-tolerant match.
-    public var matchType: String
-    /// For a fuzzy match, which kind of name it was close to.
-    public var matchedNameType: String?
-    /// For a fuzzy match, the number of edits between the query and the name.
-    public var editDistance: Int?
-    public var rank: Rank?
-    public var conservationStatus: ConservationStatus?
-    public var status: TaxonStatus
-    public var relevanceScore: Double
+/// Why a search cannot run.
+public enum SearchError: Error, Equatable {
+    /// The `within` taxon is not in the database.
+    case unknownTaxon(Int64)
 }

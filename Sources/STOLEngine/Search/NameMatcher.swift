@@ -1,0 +1,121 @@
+import Foundation
+
+/// Decides how one name matches a query: its tier and the facts that order names within a tier.
+/// Candidates come from the indexes; this is the one place that judges them, so every index path
+/// ranks the same way.
+struct NameMatcher: Sendable {
+    /// How a name matched.
+    struct Match: Sendable {
+        var tier: MatchTier
+        /// The query is the name's last word(s), as in "Asian elephant" (English head nouns).
+        var atEnd = false
+        /// The name starts with the query's first word.
+        var atStart = false
+        /// The query has accents and this name lacks them (`Bär` against "Bar commun").
+        var accentMismatch = false
+    }
+
+    let folded: String
+    let tokens: [String]
+    let phrases: [[String]]
+    /// The query lower-cased with its accents kept, for accent-exact matches.
+    let lower: String
+    /// `lower` when it has accents.
+    let accented: String?
+    /// The query's words that carry accents, as typed (lower case) and folded.
+    let accentedTokens: [(typed: String, folded: String)]
+    /// Inflected forms are only tried for words of three letters or more.
+    let inflectable: [Bool]
+
+    init(_ query: SearchQuery) {
+        folded = query.folded
+        tokens = query.tokens
+        phrases = query.terms.compactMap { term in
+            if case .phrase(let words) = term { return words }
+            return nil
+        }
+        lower = query.text.replacingOccurrences(of: "\"", with: " ").lowercased()
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        accented = lower.unicodeScalars.contains { $0.value >= 0x80 } ? lower : nil
+        accentedTokens = accented.map { text in
+            text.split { !($0.isLetter || $0.isNumber) }.map(String.init).filter { $0.unicodeScalars.contains { $0.value >= 0x80 } }
+                .map { ($0, TextFolding.fold($0)) }
+        } ?? []
+        inflectable = tokens.map { $0.count >= 3 }
+    }
+
+    /// The match of one name (`name` as stored, `nameFolded` folded), or nil when the name alone
+    /// does not hold every query word.
+    func match(name: String, nameFolded: String, lang: String?) -> Match? {
+        var result: Match
+        if nameFolded == folded {
+            let same = name.lowercased() == lower
+            result = Match(tier: same ? .exact : .exactFolded, atEnd: true, atStart: true)
+        } else {
+            let words = SearchQuery.tokenize(nameFolded)
+            for phrase in phrases where SearchService.position(of: phrase, in: words) == nil { return nil }
+            var worst = MatchTier.exact
+            for i in tokens.indices {
+                guard let best = relation(token: i, words: words, lang: lang) else { return nil }
+                worst = max(worst, best)
+            }
+            result = Match(tier: worst)
+            if let first = tokens.first, let firstWord = words.first {
+                result.atStart = firstWord.hasPrefix(first) || Inflection.areInflections(first, firstWord, lang: lang)
+            }
+            if let last = tokens.last, let lastWord = words.last {
+                result.atEnd = lastWord == last || Inflection.areInflections(last, lastWord, lang: lang)
+                    || (worst == .wordInternal && lastWord.hasSuffix(last))
+            }
+        }
+        // A name that holds an accented query word once folded but not as typed lacks its
+        // accents. Inflections may change accents (Wolf, Wölfe), so they are not held to them.
+        if accented != nil, result.tier != .exact, result.tier != .inflected {
+            let lower = name.lowercased()
+            result.accentMismatch = accentedTokens.contains { nameFolded.contains($0.folded) && !lower.contains($0.typed) }
+        }
+        return result
+    }
+
+    /// The best relation of query word `i` to any of `words`: whole word, inflected, prefix or
+    /// word-internal; nil when none holds it.
+    func relation(token i: Int, words: [String], lang: String?) -> MatchTier? {
+        let token = tokens[i]
+        var best: MatchTier?
+        for word in words {
+            let relation: MatchTier?
+            if word == token {
+                return .wholeWord
+            } else if inflectable[i], Inflection.areInflections(token, word, lang: lang) {
+                relation = .inflected
+            } else if word.hasPrefix(token) {
+                relation = .prefix
+            } else if token.count >= 3, word.contains(token) || compoundHead(token, of: word, lang: lang) {
+                relation = .wordInternal
+            } else {
+                relation = nil
+            }
+            if let relation, best == nil || relation < best! { best = relation }
+        }
+        return best
+    }
+
+    /// For a taxon none of whose names holds the whole query: the worst over query words of each
+    /// word's best relation to any of the names (`names` as folded text and language).
+    /// Nil when some query word matches none of them.
+    func spread(names: [(folded: String, lang: String?)]) -> MatchTier? {
+        let split = names.map { (SearchQuery.tokenize($0.folded), $0.lang) }
+        var worst = MatchTier.exact
+        for i in tokens.indices {
+            guard let best = split.compactMap({ relation(token: i, words: $0.0, lang: $0.1) }).min() else { return nil }
+            worst = max(worst, best)
+        }
+        return worst
+    }
+
+    /// Whether a singular of `token` ends the compound `word` (`Mäuse` in "Hausmaus").
+    func compoundHead(_ token: String, of word: String, lang: String?) -> Bool {
+        guard word.count > token.count - 2 else { return false }
+        return Inflection.lemmas(token, lang: lang).contains { $0.count >= 3 && $0 != word && word.hasSuffix($0) }
+    }
+}

@@ -1,0 +1,66 @@
+import STOLRPC
+
+/// One search result: the taxon, the name that matched, and how.
+public struct SearchResult: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var scientificName: String
+    public var preferredCommonName: String?
+    /// The name that matched: may be a common name or a synonym.
+    public var matchedName: String
+    /// `scientific`, `common`, `synonym`, or `fuzzy` for a typo-tolerant match.
+    public var matchType: String
+    /// For a fuzzy match, which kind of name it was close to.
+    public var matchedNameType: String?
+    /// For a fuzzy match, the number of edits between the query and the name.
+    public var editDistance: Int?
+    /// The `MatchTier` of the best-matching name (absent in a listing by filters alone).
+    public var matchTier: String?
+    /// The language of the matched name; absent for scientific names.
+    public var matchedLang: String?
+    public var rank: Rank?
+    public var conservationStatus: ConservationStatus?
+    public var status: TaxonStatus
+    public var relevanceScore: Double
+}
+
+extension SearchResult: JSONWritable {
+    /// The same bytes `JSONEncoder` writes with sorted keys (tested).
+    public func writeJSON(into out: inout [UInt8]) {
+        JSONObject.write(into: &out) { o in
+            o.member("conservationStatus", ifPresent: conservationStatus?.rawValue)
+            o.member("editDistance", ifPresent: editDistance)
+            o.member("id", id)
+            o.member("matchTier", ifPresent: matchTier)
+            o.member("matchType", matchType)
+            o.member("matchedLang", ifPresent: matchedLang)
+            o.member("matchedName", matchedName)
+            o.member("matchedNameType", ifPresent: matchedNameType)
+            o.member("preferredCommonName", ifPresent: preferredCommonName)
+            o.member("rank", ifPresent: rank?.rawValue)
+            o.member("relevanceScore", JSONNumberText(relevanceScore))
+            o.member("scientificName", scientificName)
+            o.member("status", status.rawValue)
+        }
+    }
+}
+
+/// A score written as `JSONEncoder` writes a Double: integral values without a fraction
+/// (`1`), others in Swift's shortest round-trip form (`0.85`).
+struct JSONNumberText: JSONWritable {
+    var value: Double
+
+    init(_ value: Double) { self.value = value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+
+    func writeJSON(into out: inout [UInt8]) {
+        if value.rounded() == value, abs(value) < 1e15 {
+            out.append(contentsOf: String(Int64(value)).utf8)
+        } else {
+            out.append(contentsOf: value.description.utf8)
+        }
+    }
+}
