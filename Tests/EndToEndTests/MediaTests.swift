@@ -220,7 +220,7 @@ enum TestPNG {
         #expect(replaced?["imageCount"] == 1 && replaced?["version"] == "2", "\(String(describing: replaced))")
         #expect(await engine.result("media/image", .object(["taxonId": .integer(Int(kit.catus))]))?["width"] == 8)
         #expect(await engine.call("media/image", .object(["taxonId": .integer(Int(kit.leo))]))?["result"] == .null)
-        let tmp = (try? FileManager.default.contentsOfDirectory(atPath: engine.dataDirectory.appendingPathComponent("tmp").path)) ?? []
+        let tmp = ReferenceTests.tmpFiles(engine.dataDirectory)
         #expect(tmp.isEmpty, "\(tmp)")
     }
 

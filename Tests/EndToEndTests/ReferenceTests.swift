@@ -66,8 +66,14 @@ import Testing
         return out
     }
 
+    /// Files left in the engine's scratch folders (`.stol-tmp-*`, and the `tmp` of older engines),
+    /// a running engine's lock file aside.
     static func tmpFiles(_ data: URL) -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("tmp").path)) ?? []
+        let fm = FileManager.default
+        let folders = ((try? fm.contentsOfDirectory(atPath: data.path)) ?? []).filter { $0 == "tmp" || $0.hasPrefix(".stol-tmp-") }
+        return folders.flatMap { folder in
+            ((try? fm.contentsOfDirectory(atPath: data.appendingPathComponent(folder).path)) ?? []).filter { $0 != "owner.lock" }.map { "\(folder)/\($0)" }
+        }.sorted()
     }
 
     static func settingActive(_ data: URL) -> Bool? {
@@ -444,13 +450,21 @@ import Testing
         first.closeStdin()
         _ = await first.waitForExit()
 
-        // The choice persists; leftovers of a crash in tmp/ are removed at start.
+        // The choice persists; a crashed engine's scratch folder (its lock free) is removed at
+        // start, and so are an older engine's import files in tmp/, but nothing else there.
+        let abandoned = data.appendingPathComponent(".stol-tmp-Ab12Cd")
+        try FileManager.default.createDirectory(at: abandoned, withIntermediateDirectories: true)
+        try Data().write(to: abandoned.appendingPathComponent("owner.lock"))
+        try Data("partial".utf8).write(to: abandoned.appendingPathComponent("import-\(UUID().uuidString).stol"))
         try FileManager.default.createDirectory(at: data.appendingPathComponent("tmp"), withIntermediateDirectories: true)
-        try Data("partial".utf8).write(to: data.appendingPathComponent("tmp/import-crashed.stol"))
+        try Data("partial".utf8).write(to: data.appendingPathComponent("tmp/import-\(UUID().uuidString).sqlite"))
+        try Data("partial".utf8).write(to: data.appendingPathComponent("tmp/backup-\(UUID().uuidString).sqlite"))
         let second = try engine(data)
         #expect(await second.result("database/info")?["taxaCount"] == .integer(kit.taxaCount))
         #expect(await second.result("database/info")?["source"] == "reference")
         #expect(Self.tmpFiles(data).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("tmp").path))
         second.closeStdin()
         _ = await second.waitForExit()
 

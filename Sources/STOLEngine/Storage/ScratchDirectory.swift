@@ -94,10 +94,14 @@ public final class ScratchDirectory: Sendable {
             removed += removeOwnFiles(in: url, keepingLock: false).map { "\(name)/\($0)" }
             if rmdir(url.path) == 0 { removed.append(name) }
         }
-        // Engines before 2026-11 used `<data-dir>/tmp`: remove only their own import files there.
+        // Engines before 2026-11 staged in `<data-dir>/tmp`. Only a `tmp` that holds nothing but
+        // files with their names is theirs: then those files and the folder go. Any other `tmp`
+        // (a home folder's own) is left exactly as it is.
         let legacy = parent.appendingPathComponent("tmp")
-        if OwnedPath.isRealDirectory(legacy) {
+        let legacyNames = entries(of: legacy)
+        if OwnedPath.isRealDirectory(legacy), !legacyNames.isEmpty, legacyNames.allSatisfy(isOwnFileName) {
             removed += removeOwnFiles(in: legacy, keepingLock: true).map { "tmp/\($0)" }
+            if rmdir(legacy.path) == 0 { removed.append("tmp") }
         }
         return removed
     }

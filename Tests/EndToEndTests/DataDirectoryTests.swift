@@ -1,0 +1,195 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import STOLRPC
+import Testing
+
+/// The data directory is the user's: the real binary touches nothing outside it (decoys behind
+/// links and a shared `tmp/` stay byte-identical), keeps every acknowledged favourite in the one
+/// file, and leaves no trace of cleared favourites in any file.
+@Suite(.serialized) struct DataDirectoryTests {
+    /// Every entry under `root`, never following a link: files by content, links by target.
+    static func snapshot(_ root: URL) -> [String: String] {
+        var result: [String: String] = [:]
+        func walk(_ url: URL, _ relative: String) {
+            var info = stat()
+            guard lstat(url.path, &info) == 0 else { return }
+            switch info.st_mode & S_IFMT {
+            case S_IFLNK:
+                result[relative] = "link → " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?")
+            case S_IFDIR:
+                result[relative + "/"] = "dir"
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
+                    walk(url.appendingPathComponent(name), relative + "/" + name)
+                }
+            default:
+                result[relative] = (try? Data(contentsOf: url)).map { "\($0.count) bytes, \($0.hashValue)" } ?? "unreadable"
+            }
+        }
+        walk(root, "")
+        return result
+    }
+
+    /// A folder of someone's files: hidden ones, a subfolder, and a name the engine would give an
+    /// import of its own.
+    static func makeDecoy(_ url: URL) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(at: url.appendingPathComponent("project/src"), withIntermediateDirectories: true)
+        try Data("notes".utf8).write(to: url.appendingPathComponent("notes.txt"))
+        try Data("secret".utf8).write(to: url.appendingPathComponent(".hidden"))
+        try Data("code".utf8).write(to: url.appendingPathComponent("project/src/main.c"))
+        try Data("looks like ours".utf8).write(to: url.appendingPathComponent("import-\(UUID().uuidString).stol"))
+    }
+
+    static func scratchFolders(_ data: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: data.path)) ?? []).filter { $0.hasPrefix(".stol-tmp-") }
+    }
+
+    @Test func linksInTheDataDirectoryAreNeverFollowedToWriteOrDelete() async throws {
+        let kit = try ReferenceTests.kit.get()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stol-dd-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = root.appendingPathComponent("data"), decoy = root.appendingPathComponent("decoy")
+        let outsideLog = root.appendingPathComponent("outside.log")
+        try Self.makeDecoy(decoy)
+        try Data("the user's log\n".utf8).write(to: outsideLog)
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("Diagnostics"), withIntermediateDirectories: true)
+        // tmp/ (the old scratch name), a scratch-like name and the log are links to the user's files.
+        try FileManager.default.createSymbolicLink(at: data.appendingPathComponent("tmp"), withDestinationURL: decoy)
+        try FileManager.default.createSymbolicLink(at: data.appendingPathComponent(".stol-tmp-Zz9Yy8"), withDestinationURL: decoy)
+        try FileManager.default.createSymbolicLink(at: data.appendingPathComponent("Diagnostics/diagnostics.log"), withDestinationURL: outsideLog)
+        let before = Self.snapshot(root.appendingPathComponent("decoy"))
+        let logBefore = try Data(contentsOf: outsideLog)
+
+        let engine = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
+        #expect(await engine.result("diagnostics/setEnabled", .object(["enabled": true])) != nil)
+        let imported = await engine.call("database/import", .object(["path": .string(kit.stol.path)]), timeout: .seconds(60))
+        #expect(imported?["result"]?["source"] == "reference", "\(String(describing: imported))")
+        #expect(await engine.result("favorites/add", .object(["taxonId": 1])) != nil)
+        // A refused import (not a .stol) goes through the scratch folder too.
+        let refused = await engine.call("database/import", .object(["path": .string(outsideLog.path)]))
+        #expect(refused?["error"]?["data"]?["kind"] == "notAStolFile")
+        _ = await engine.result("diagnostics/export")
+        engine.closeStdin()
+        #expect(await engine.waitForExit() == 0)
+
+        #expect(Self.snapshot(decoy) == before, "the decoy folder changed")
+        #expect(try Data(contentsOf: outsideLog) == logBefore, "log lines were written through the link")
+        #expect(ReferenceTests.tmpFiles(data).filter { !$0.hasPrefix("tmp/") && !$0.hasPrefix(".stol-tmp-Zz9Yy8/") }.isEmpty)
+        // The engine's own scratch folder is gone after a clean exit; the link is untouched.
+        #expect(Self.scratchFolders(data) == [".stol-tmp-Zz9Yy8"])
+
+        // A second start (cleaning leftovers) leaves them alone too.
+        let again = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
+        #expect(await again.result("database/info")?["source"] == "reference")
+        again.closeStdin()
+        #expect(await again.waitForExit() == 0)
+        #expect(Self.snapshot(decoy) == before)
+    }
+
+    @Test func aDataDirectoryWithItsOwnTmpKeepsTheUsersFiles() async throws {
+        let kit = try ReferenceTests.kit.get()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("stol-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        try Self.makeDecoy(home.appendingPathComponent("tmp"))
+        try Self.makeDecoy(home.appendingPathComponent("Documents"))
+        let before = Self.snapshot(home)
+        for _ in 0..<2 {
+            let engine = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: home)
+            let imported = await engine.call("database/import", .object(["path": .string(kit.stol.path)]), timeout: .seconds(60))
+            #expect(imported?["result"]?["source"] == "reference")
+            engine.closeStdin()
+            #expect(await engine.waitForExit() == 0)
+        }
+        let after = Self.snapshot(home)
+        for (path, value) in before { #expect(after[path] == value, "\(path) changed") }
+    }
+
+    @Test func aDataDirectoryGivenThroughALinkIsResolvedOnce() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stol-ddlink-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let real = root.appendingPathComponent("real"), link = root.appendingPathComponent("link")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        let engine = try EngineProcess(["--data-dir", link.path])
+        #expect(await engine.result("favorites/add", .object(["taxonId": 5])) != nil)
+        engine.closeStdin()
+        #expect(await engine.waitForExit() == 0)
+        #expect(FileManager.default.fileExists(atPath: real.appendingPathComponent("Favorites/favorites.sqlite").path))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
+    }
+
+    @Test func theFavouritesFileAloneHoldsEveryAcknowledgedChange() async throws {
+        let data = FavoritesTests.dataDirectory(), copy = FavoritesTests.dataDirectory()
+        defer { for url in [data, copy] { try? FileManager.default.removeItem(at: url) } }
+        let engine = try EngineProcess(dataDirectory: data)
+        for id in 1...5 { #expect(await engine.result("favorites/add", .object(["taxonId": .integer(id)]))?["added"] == true) }
+        #expect(await engine.result("favorites/remove", .object(["taxonId": 3]))?["removed"] == 1)
+        let shutdown = await engine.call("shutdown")
+        #expect(shutdown?["result"] != nil)
+        engine.send(#"{"jsonrpc":"2.0","method":"exit"}"#)
+        #expect(await engine.waitForExit() == 0)
+        let folder = data.appendingPathComponent("Favorites")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["favorites.sqlite"])
+        #expect(try SQLiteCLI.run(FavoritesTests.favoritesFile(data), "SELECT taxon_id FROM favorites ORDER BY taxon_id") == ["1", "2", "4", "5"])
+        // A backup of the one file restores them all.
+        try FileManager.default.createDirectory(at: copy.appendingPathComponent("Favorites"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: FavoritesTests.favoritesFile(data), to: FavoritesTests.favoritesFile(copy))
+        let restored = try EngineProcess(dataDirectory: copy)
+        #expect(await restored.result("favorites/count") == .object(["count": 4]))
+        withExtendedLifetime(engine) {}
+    }
+
+    @Test func aFileCutToZeroLengthIsReportedNotSilentlyEmptied() async throws {
+        let data = FavoritesTests.dataDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let first = try EngineProcess(dataDirectory: data)
+        for id in 1...5 { _ = await first.result("favorites/add", .object(["taxonId": .integer(id)])) }
+        first.closeStdin()
+        #expect(await first.waitForExit() == 0)
+        try Data().write(to: FavoritesTests.favoritesFile(data))
+        let second = try EngineProcess(dataDirectory: data)
+        let status = await second.result("favorites/status")
+        #expect(status?["count"] == 0)
+        let moved = try #require(status?["recovery"]?["movedAsideTo"]?.stringValue, "\(String(describing: status))")
+        #expect(status?["movedAside"] == .array([.string(moved)]))
+        #expect(await second.result("storage/report")?["favoritesRecovery"]?["movedAsideTo"] == .string(moved))
+        withExtendedLifetime(first) {}
+    }
+
+    @Test func clearAllLeavesNoTraceOfTheClearedFavouritesInAnyFile() async throws {
+        let data = FavoritesTests.dataDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        // An earlier damaged file, moved aside at start, holds favourites too.
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("Favorites"), withIntermediateDirectories: true)
+        try Data("not a database, but the user's bytes 2026-01-01T00:00:00.000Z".utf8).write(to: FavoritesTests.favoritesFile(data))
+        let engine = try EngineProcess(dataDirectory: data)
+        for id in [1, 2, 3, 40, 500, 6000] { _ = await engine.result("favorites/add", .object(["taxonId": .integer(id)])) }
+        let listed = await engine.result("favorites/list")?["favorites"]?.arrayValue ?? []
+        let stamps = listed.compactMap { $0["createdAt"]?.stringValue } + ["2026-01-01T00:00:00.000Z"]
+        #expect(stamps.count == 7)
+        #expect(await engine.result("favorites/status")?["movedAside"]?.arrayValue?.count == 1)
+        #expect(await engine.result("favorites/clear")?["removed"] == 6)
+        let status = await engine.result("favorites/status")
+        #expect(status?["movedAside"] == .array([]) && status?["recovery"] == .null)
+        let report = await engine.result("storage/report")
+        let fileBytes = try FileManager.default.attributesOfItem(atPath: FavoritesTests.favoritesFile(data).path)[.size] as? Int
+        #expect(report?["favorites"]?["bytes"] == .integer(try #require(fileBytes)), "only the empty file is left")
+        engine.closeStdin()
+        #expect(await engine.waitForExit() == 0)
+        let restarted = try EngineProcess(dataDirectory: data)
+        #expect(await restarted.result("favorites/count") == .object(["count": 0]))
+        restarted.closeStdin()
+        _ = await restarted.waitForExit()
+        // Raw bytes of every file left in the data directory, searched for each cleared timestamp.
+        let files = FileManager.default.enumerator(atPath: data.path)?.compactMap { $0 as? String } ?? []
+        for name in files {
+            guard let bytes = FileManager.default.contents(atPath: data.appendingPathComponent(name).path) else { continue }
+            for stamp in stamps { #expect(bytes.range(of: Data(stamp.utf8)) == nil, "\(stamp) is still in \(name)") }
+        }
+        withExtendedLifetime(engine) {}
+    }
+}
