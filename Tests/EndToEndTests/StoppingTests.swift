@@ -53,10 +53,14 @@ import Testing
             "jsonrpc": "2.0", "id": 1, "method": "database/import",
             "params": .object(["path": .string(big.path), "_meta": .object(["progressToken": "stop"])]),
         ]).description)
-        // A different stage for each signal: copying, hashing, decompressing.
-        let stage = ["copying", "verifying checksum", "decompressing"][which]
-        let reached = await engine.next(timeout: .seconds(60)) { $0["params"]?["value"]?["message"]?.stringValue == stage }
-        try #require(reached != nil, "\(name): the import never reached \(stage)")
+        // A different moment for each signal: copying, starting the checksum, a third into it.
+        // (Later stages of this random payload fail on their own too quickly to be caught.)
+        let (stage, fraction) = [("copying", 0.0), ("verifying checksum", 0.0), ("verifying checksum", 0.28)][which]
+        let reached = await engine.next(timeout: .seconds(60)) { message in
+            let value = message["params"]?["value"]
+            return value?["message"]?.stringValue == stage && (value?["fraction"]?.doubleValue ?? 0) >= fraction
+        }
+        try #require(reached != nil, "\(name): the import never reached \(stage) at \(fraction)")
         #expect(!Self.leftovers(data).isEmpty, "\(name): the import should have temporary files while it runs")
 
         kill(engine.process.processIdentifier, number)
