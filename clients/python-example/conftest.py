@@ -23,3 +23,10 @@ def pytest_pyfunc_call(pyfuncitem):
     kwargs = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
     asyncio.run(asyncio.wait_for(pyfuncitem.obj(**kwargs), ASYNC_TEST_TIMEOUT))
     return True
+
+# The browser's tests need Textual (the [tui] extra); scripts/test.sh runs them in their own
+# virtual environment. Without Textual they are not collected.
+try:
+    import textual  # noqa: F401
+except ImportError:
+    collect_ignore = ["tests_tui"]

@@ -33,6 +33,8 @@ class BrowserApp(App):
     """``stol-client browse``: a terminal species browser over one stol-engine process."""
 
     TITLE = "Species: Tree of Life"
+    #: Children per page in the Tree tab.
+    page_size = 40
     ENABLE_COMMAND_PALETTE = False
     CSS = """
     #engine-banner { display: none; height: auto; padding: 0 1; background: $error; color: $text; }
@@ -67,9 +69,9 @@ class BrowserApp(App):
         self.languages: set = {"en", lang}
         #: Messages shown to the user (errors included), newest last; tests read them.
         self.messages: List[str] = []
-        self._closing = False
+        self._engine_closing = False
         #: True from mount (or a restart) until the engine answered or failed to start.
-        self._starting = True
+        self._engine_starting = True
         self._languages_probed = False
 
     # -- layout --------------------------------------------------------------------------------
@@ -109,11 +111,11 @@ class BrowserApp(App):
     @work(exclusive=True, group="engine")
     async def start_engine(self) -> None:
         """Start (or restart) the engine, then draw every tab from it."""
-        self._starting = True
+        self._engine_starting = True
         self.engine_ready.clear()
         try:
             await self.close_engine()
-            self._closing = False
+            self._engine_closing = False
             try:
                 engine = await EngineClient.start(self.engine_path, self.engine_args,
                                                   data_dir=self.data_dir, client_name="stol-browse",
@@ -124,7 +126,7 @@ class BrowserApp(App):
                 return
             self.engine = engine
         finally:
-            self._starting = False
+            self._engine_starting = False
             self.engine_ready.set()
         engine.on_notification("favorites/didChange", lambda note: self._favourites_changed())
         engine.on_notification("database/didSwitch", lambda note: self._database_switched())
@@ -137,14 +139,14 @@ class BrowserApp(App):
     @work(group="engine-watch")
     async def watch_engine(self, engine: EngineClient) -> None:
         returncode = await engine.wait_exited()
-        if engine is self.engine and not self._closing:
+        if engine is self.engine and not self._engine_closing:
             self.engine_stopped(returncode)
 
     async def close_engine(self) -> None:
         """Shut the engine down cleanly (shutdown, exit) if it runs."""
         engine, self.engine = self.engine, None
         if engine is not None:
-            self._closing = True
+            self._engine_closing = True
             await engine.close(timeout=3.0)
 
     def engine_stopped(self, returncode: Optional[int] = None) -> None:
@@ -155,8 +157,10 @@ class BrowserApp(App):
         how = "was killed" if returncode is not None and returncode < 0 else \
             f"exited with code {returncode}" if returncode is not None else "stopped"
         last = ""
-        if engine is not None and engine.stderr_tail:
-            last = f"  Last message: {engine.stderr_tail[-1][:120]}"
+        problems = [line for line in (engine.stderr_tail if engine else [])
+                    if any(word in line for word in (" error ", " critical ", "fatal", "panic"))]
+        if problems:
+            last = f"  Last error: {problems[-1][:160]}"
         self._show_banner(f"The engine {how}. Press Ctrl+R to restart it.{last}")
         self._update_subtitle("engine stopped")
 
@@ -171,13 +175,13 @@ class BrowserApp(App):
 
     def action_restart_engine(self) -> None:
         self.show_message("Restarting the engine…")
-        self._starting = True
+        self._engine_starting = True
         self.engine_ready.clear()
         self.start_engine()
 
     async def _running_engine(self) -> Optional[EngineClient]:
         """The engine, waiting for it while it starts."""
-        if self.engine is None and self._starting:
+        if self.engine is None and self._engine_starting:
             await self.engine_ready.wait()
         return self.engine
 

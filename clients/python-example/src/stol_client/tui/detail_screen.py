@@ -201,7 +201,8 @@ class DetailScreen(Screen):
         if synonyms:
             text.append("Synonyms: ", style="bold")
             text.append(", ".join(s.get("name", "") for s in synonyms), style="italic")
-        return text.rstrip() or Text("No common names recorded.", style="dim")
+        text.rstrip()
+        return text if text.plain else Text("No common names recorded.", style="dim")
 
     async def _load_relatives(self) -> None:
         options = self.query_one("#relatives", OptionList)

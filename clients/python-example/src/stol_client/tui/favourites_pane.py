@@ -56,7 +56,7 @@ class FavouritesPane(EnginePane):
             yield Button("Export… (e)", id="export")
             yield Button("Clear all… (c)", id="clear", variant="error")
         yield Static("", id="fav-status")
-        table = FavouritesTable(id="favourites", cursor_type="row", zebra_stripes=True)
+        table = FavouritesTable(id="favourites-table", cursor_type="row", zebra_stripes=True)
         table.add_columns("Scientific name", "Common name", "Rank", "Status")
         yield table
 
@@ -99,7 +99,7 @@ class FavouritesPane(EnginePane):
             f"{count} favourite{'s' if count != 1 else ''}" if count
             else Text("No favourites yet: press f on a species' Detail screen.", style="dim"))
 
-    @on(DataTable.RowSelected, "#favourites")
+    @on(DataTable.RowSelected, "#favourites-table")
     def _open(self, event: DataTable.RowSelected) -> None:
         self.browser.open_detail(int(event.row_key.value))
 

@@ -13,10 +13,6 @@ from textual.widgets.tree import TreeNode
 from .base import EnginePane, guarded
 from .format import breadcrumb, taxon_label
 
-#: Children asked for per page; the next page loads when the cursor reaches the "more" row.
-PAGE_SIZE = 40
-
-
 class TaxonTree(Tree):
     """The tree widget; ``d`` opens the highlighted taxon's detail."""
 
@@ -36,6 +32,8 @@ class TreePane(EnginePane):
     TreePane #crumbs { height: 1; padding: 0 1; background: $boost; }
     TreePane TaxonTree { height: 1fr; }
     """
+
+    _focused_once = False
 
     def compose(self) -> ComposeResult:
         yield Static("", id="crumbs")
@@ -57,7 +55,9 @@ class TreePane(EnginePane):
             self._add_taxon(tree.root, taxon)
         tree.root.expand()
         tree.move_cursor_to_line(0)
-        tree.focus()
+        if not self._focused_once:
+            self._focused_once = True  # at start only: later reloads leave the focus alone
+            tree.focus()
 
     def _add_taxon(self, parent: TreeNode, taxon: Dict[str, Any]) -> TreeNode:
         expandable = bool(taxon.get("childCount"))
@@ -101,7 +101,7 @@ class TreePane(EnginePane):
     @guarded
     async def load_page(self, parent: TreeNode, more: Optional[TreeNode]) -> None:
         cursor = more.data["cursor"] if more is not None else None
-        params: Dict[str, Any] = {"id": parent.data["taxon"]["id"], "limit": PAGE_SIZE,
+        params: Dict[str, Any] = {"id": parent.data["taxon"]["id"], "limit": self.browser.page_size,
                                   "lang": self.browser.lang}
         if cursor:
             params["cursor"] = cursor

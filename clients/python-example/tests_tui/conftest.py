@@ -1,0 +1,105 @@
+"""Fixtures for the browser tests: the real engine, a small signed reference database, a large
+signed file slow enough to cancel, and helpers that wait for the screen to show something.
+
+These tests need Textual (the client's ``[tui]`` extra); ``scripts/test.sh`` runs them in
+``clients/python-example/.venv-tui``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pathlib
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+from _engine_support import engine_path, require_engine  # noqa: E402
+
+FIXTURE_SOURCE = HERE / "fixture"
+
+
+@dataclass
+class Kit:
+    """Files made once per session with the real engine's tools."""
+
+    engine: str
+    database: pathlib.Path
+    stol: pathlib.Path
+    big_stol: pathlib.Path
+    public_key: str
+
+
+def _run(*args: str) -> str:
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed: {proc.stderr}")
+    return proc.stdout
+
+
+@pytest.fixture(scope="session")
+def kit(tmp_path_factory) -> Kit:
+    """The fixture database (``build-db``), packed and signed with a fresh key (``keygen``,
+    ``pack``), and a 96 MiB signed file of zeros stored uncompressed: an import of it runs long
+    enough to cancel, and fails at the database stage if it is not cancelled."""
+    engine = require_engine()
+    work = tmp_path_factory.mktemp("kit")
+    database = work / "fixture.sqlite"
+    _run(engine, "build-db", "--taxa", str(FIXTURE_SOURCE), "--out", str(database), "--quiet")
+    key = work / "test.key"
+    public_key = _run(engine, "keygen", "--out", str(key)).strip()
+    stol = work / "fixture.stol"
+    _run(engine, "pack", "--db", str(database), "--key", str(key), "--out", str(stol))
+    raw = work / "zeros.bin"
+    with open(raw, "wb") as out:
+        chunk = b"\0" * (1 << 20)
+        for _ in range(96):
+            out.write(chunk)
+    big = work / "big.stol"
+    _run(engine, "pack", "--db", str(raw), "--key", str(key), "--out", str(big), "--unchecked",
+         "--level", "0")
+    raw.unlink()
+    return Kit(engine, database, stol, big, public_key)
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    path = tmp_path / "data"
+    path.mkdir()
+    return path
+
+
+async def wait_for(pilot, predicate, what: str, timeout: float = 30.0):
+    """Let the app run until ``predicate()`` is truthy (returns it), failing after ``timeout``
+    seconds with ``what``: the screen never showed it."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            value = predicate()
+        except Exception:  # the widget may not be mounted yet
+            value = None
+        if value:
+            return value
+        if loop.time() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        await pilot.pause(0.05)
+
+
+def engine_for_tests() -> str:
+    """The engine under test, as a string."""
+    return str(engine_path())
+
+
+def plain(widget) -> str:
+    """The text a Static shows."""
+    content = widget.render()
+    return str(getattr(content, "plain", content))
+
+
+os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
