@@ -37,11 +37,71 @@ import Testing
         response?["result"]?["results"]?.arrayValue?.compactMap { $0["scientificName"]?.stringValue } ?? []
     }
 
+    /// Query → expected result within the first `within` results (1 unless the query is
+    /// rightly ambiguous, like `wolves`, whose family "Dogs, wolves and foxes" comes first):
+    /// plurals, misspellings, compounds, accents and case, in English, Spanish, French and German.
+    static let moreResults: [(query: String, expected: String, within: Int)] = [
+        // English plurals, regular and irregular.
+        ("tigers", "Panthera tigris", 1), ("wolves", "Canis lupus", 3), ("mice", "Mus musculus", 3), ("lions", "Panthera leo", 1),
+        ("giraffes", "Giraffa camelopardalis", 3), ("elephants", "Elephantidae", 1), ("foxes", "Vulpes vulpes", 3),
+        ("geese", "Branta canadensis", 3), ("penguins", "Spheniscidae", 1), ("bees", "Apidae", 1), ("owls", "Strigidae", 1),
+        ("bats", "Chiroptera", 1), ("whales", "Balaenoptera musculus", 3), ("dolphins", "Tursiops truncatus", 3),
+        ("kangaroos", "Osphranter rufus", 3), ("koalas", "Phascolarctos cinereus", 1), ("cheetahs", "Acinonyx jubatus", 1),
+        ("house mice", "Mus musculus", 1), ("polar bears", "Ursus maritimus", 1), ("red foxes", "Vulpes vulpes", 1),
+        ("honey bees", "Apis mellifera", 1), ("blue whales", "Balaenoptera musculus", 1), ("wolf spiders", "Lycosidae", 1),
+        ("spiders", "Araneae", 1), ("ants", "Formicidae", 1), ("oaks", "Quercus robur", 2),
+        // English misspellings.
+        ("rinoceros", "Rhinoceros", 1), ("hipopotamus", "Hippopotamus", 1), ("crocodle", "Crocodylus niloticus", 3),
+        ("pengiun", "Aptenodytes patagonicus", 3), ("cheeta", "Acinonyx jubatus", 1), ("leopord", "Panthera pardus", 1),
+        ("hedgehogg", "Erinaceus europaeus", 1), ("squirel", "Sciurus vulgaris", 3), ("octopuss", "Octopus", 1),
+        ("jellyfsh", "Aurelia aurita", 3), ("butterfy", "Danaus plexippus", 3), ("flamingo", "Phoenicopterus roseus", 1),
+        ("ladybird", "Coccinella septempunctata", 3), ("mushroom", "Agaricus bisporus", 3),
+        // Spanish.
+        ("león", "Panthera leo", 1), ("leones", "Panthera leo", 1), ("tiburón blanco", "Carcharodon carcharias", 1),
+        ("tiburon ballena", "Rhincodon typus", 1), ("oso polar", "Ursus maritimus", 1), ("ballena azul", "Balaenoptera musculus", 1),
+        ("zorro", "Vulpes vulpes", 1), ("lobo", "Canis lupus", 1), ("lobos", "Canis lupus", 1), ("perros", "Canis familiaris", 1),
+        ("gato", "Felis catus", 2), ("águila real", "Aquila chrysaetos", 1), ("aguila real", "Aquila chrysaetos", 1),
+        ("erizo europeo", "Erinaceus europaeus", 1), ("jirafa", "Giraffa camelopardalis", 1), ("elefante asiático", "Elephas maximus", 1),
+        ("colibrí", "Archilochus colubris", 3), ("pingüino emperador", "Aptenodytes forsteri", 1),
+        ("pinguino emperador", "Aptenodytes forsteri", 1), ("mariposa monarca", "Danaus plexippus", 1), ("abeja", "Apis mellifera", 1),
+        ("pulpo", "Octopus vulgaris", 1), ("conejo", "Oryctolagus cuniculus", 1), ("cocotero", "Cocos nucifera", 1),
+        ("girasol", "Helianthus annuus", 1), ("tucan", "Ramphastos toco", 1), ("gorila", "Gorilla gorilla", 2),
+        // French.
+        ("renard roux", "Vulpes vulpes", 1), ("loup", "Canis lupus", 1), ("loups", "Canis lupus", 1), ("ours polaire", "Ursus maritimus", 1),
+        ("ours brun", "Ursus arctos", 1), ("baleine bleue", "Balaenoptera musculus", 1), ("requin-baleine", "Rhincodon typus", 1),
+        ("requin baleine", "Rhincodon typus", 1), ("hérisson", "Erinaceus europaeus", 1), ("herisson", "Erinaceus europaeus", 1),
+        ("aigle royal", "Aquila chrysaetos", 1), ("aigles royaux", "Aquila chrysaetos", 1), ("flamant rose", "Phoenicopterus roseus", 1),
+        ("abeille", "Apis mellifera", 2), ("tournesol", "Helianthus annuus", 1), ("pissenlit", "Taraxacum officinale", 1),
+        ("éléphant d'Asie", "Elephas maximus", 1), ("elephant d asie", "Elephas maximus", 1), ("grenouille rieuse", "Pelophylax ridibundus", 1),
+        ("coccinelle", "Coccinella septempunctata", 3),
+        // German: compounds, umlauts, plurals.
+        ("Hund", "Canidae", 1), ("Haushund", "Canis familiaris", 1), ("Fuchs", "Vulpes vulpes", 1), ("Rotfuchs", "Vulpes vulpes", 1),
+        ("Füchse", "Vulpes vulpes", 1), ("Bär", "Ursidae", 1), ("Eisbär", "Ursus maritimus", 1), ("Eisbären", "Ursus maritimus", 1),
+        ("eisbar", "Ursus maritimus", 1), ("Braunbär", "Ursus arctos", 1), ("Wolf", "Canis lupus", 1), ("Wölfe", "Canis lupus", 2),
+        ("Löwen", "Panthera leo", 1), ("Katze", "Felidae", 1), ("Hauskatze", "Felis catus", 1), ("Igel", "Erinaceidae", 1),
+        ("Elster", "Pica pica", 1), ("Steinadler", "Aquila chrysaetos", 1), ("Walhai", "Rhincodon typus", 1),
+        ("Blauwal", "Balaenoptera musculus", 1), ("Pinguin", "Spheniscidae", 2), ("Kaiserpinguin", "Aptenodytes forsteri", 1),
+        ("Goldfisch", "Carassius auratus", 1), ("Goldfische", "Carassius auratus", 1), ("Schmetterling", "Lepidoptera", 1),
+        ("Honigbiene", "Apis mellifera", 1), ("Maulwurf", "Talpa europaea", 1), ("Seehund", "Phoca vitulina", 1),
+        ("Kartoffelkäfer", "Leptinotarsa decemlineata", 1), ("Löwenzahn", "Taraxacum officinale", 1), ("Elefant", "Elephas maximus", 3),
+        ("Elefanten", "Elephantidae", 1), ("Giraffe", "Giraffa camelopardalis", 1), ("Nashorn", "Rhinocerotidae", 1),
+        // Case, lower-cased scientific names and typos in epithets.
+        ("TIGER", "Panthera tigris", 1), ("pAnThErA lEo", "Panthera leo", 1), ("homo SAPIENS", "Homo sapiens", 1),
+        ("GOLDFISH", "Carassius auratus", 1), ("panthera tigris", "Panthera tigris", 1), ("canis lupus", "Canis lupus", 1),
+        ("vulpes vulpes", "Vulpes vulpes", 1), ("ursus arctos", "Ursus arctos", 1), ("apis mellifera", "Apis mellifera", 1),
+        ("Panthera tigirs", "Panthera tigris", 1), ("Ursus maritimes", "Ursus maritimus", 1), ("Vulpes vulpse", "Vulpes vulpes", 1),
+        ("Carcharodon carcharis", "Carcharodon carcharias", 1), ("Orcinus orka", "Orcinus orca", 1),
+    ]
+
     @Test func topResultTable() async throws {
-        #expect(Self.topResults.count >= 50)
+        #expect(Self.topResults.count + Self.moreResults.count >= 150)
         for (query, expected) in Self.topResults {
             let top = names(try await search(query, [("limit", 5)])).first
             #expect(top == expected, "\(query)")
+        }
+        for (query, expected, within) in Self.moreResults {
+            let found = names(try await search(query, [("limit", .number(String(within)))]))
+            #expect(found.contains(expected), "\(query) → \(expected) within \(within): \(found)")
         }
     }
 

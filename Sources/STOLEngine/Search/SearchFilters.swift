@@ -54,12 +54,14 @@ public struct SearchFilters: Sendable, Equatable {
     }
 
     /// The Euler-tour range of `within`'s subtree: from its first visit to the last index before
-    /// the tour climbs above it. Nil when the taxon is unknown.
+    /// the tour climbs above it (or, for a root, reaches the next root). Nil when the taxon is unknown.
     static func subtreeRange(_ db: Database, of taxon: Int64) throws -> ClosedRange<Int64>? {
         guard let first = try Int64.fetchOne(db, sql: "SELECT idx FROM first_occurrence WHERE taxon_id = ?", arguments: [taxon]),
             let depth = try Int64.fetchOne(db, sql: "SELECT depth FROM euler_tour WHERE idx = ?", arguments: [first])
         else { return nil }
-        let end = try Int64.fetchOne(db, sql: "SELECT min(idx) FROM euler_tour WHERE idx > ? AND depth <= ?", arguments: [first, depth])
+        let end = try Int64.fetchOne(
+            db, sql: "SELECT min(idx) FROM euler_tour WHERE idx > :first AND (depth < :depth OR (depth = :depth AND taxon_id != :id))",
+            arguments: ["first": first, "depth": depth, "id": taxon])
         let last = try end.map { $0 - 1 } ?? (Int64.fetchOne(db, sql: "SELECT max(idx) FROM euler_tour") ?? first)
         return first...last
     }

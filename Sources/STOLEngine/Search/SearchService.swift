@@ -91,6 +91,8 @@ public struct SearchService: Sendable {
         var accentMismatch = false
         /// For an all-names hit, the worst relation of a query word to the taxon's names.
         var spread = MatchTier.exact
+        /// Set once the hits are ordered (`scored`).
+        var relevance = 0.0
 
         /// Sort key: typos last; names lacking the query's accents after those that have them;
         /// tier; (typos) edits, (all names) how loosely the words matched; the user's language;
@@ -194,14 +196,14 @@ public struct SearchService: Sendable {
             SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
             WHERE s.folded = :q\(filter.sql) LIMIT \(exactCap)
             """, arguments(["q": query.folded]), cap: exactCap), acrossNames: false)
-        if full(after: .exactFolded) { return (best.values.sorted(by: Hit.ordered), capped) }
+        if full(after: .exactFolded) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
 
         consider(try namesOfTaxaMatching(query.wholeWordExpression), acrossNames: true)
-        if full(after: .wholeWord) { return (best.values.sorted(by: Hit.ordered), capped) }
+        if full(after: .wholeWord) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
 
         if let inflected = query.inflectedExpression {
             consider(try namesOfTaxaMatching(inflected), acrossNames: true)
-            if full(after: .inflected) { return (best.values.sorted(by: Hit.ordered), capped) }
+            if full(after: .inflected) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
         }
 
         consider(try fetch("""
@@ -210,7 +212,7 @@ public struct SearchService: Sendable {
             ORDER BY s.folded LIMIT \(prefixCap)
             """, arguments(["q": query.folded]), cap: prefixCap), acrossNames: false)
         consider(try namesOfTaxaMatching(query.ftsExpression), acrossNames: true)
-        if full(after: .prefix) { return (best.values.sorted(by: Hit.ordered), capped) }
+        if full(after: .prefix) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
 
         if let substrings = query.substringExpression {
             consider(try fetch("""
@@ -218,14 +220,14 @@ public struct SearchService: Sendable {
                 WHERE s.id IN (SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH :m LIMIT \(internalCap))\(filter.sql)
                 """, arguments(["m": substrings]), cap: internalCap), acrossNames: false)
         }
-        if full(after: .allNames) { return (best.values.sorted(by: Hit.ordered), capped) }
+        if full(after: .allNames) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
 
         if best.count < 3 {
             for h in try fuzzyHits(db, query, lang: lang, filter: filter.sql, arguments: arguments([:])) where best[h.taxonID] == nil {
                 keep(h)
             }
         }
-        return (best.values.sorted(by: Hit.ordered), capped)
+        return (scored(best.values.sorted(by: Hit.ordered)), capped)
     }
 
     static func hit(_ row: Row, match: NameMatcher.Match, lang: String) -> Hit {
@@ -386,27 +388,46 @@ public struct SearchService: Sendable {
                 matchedNameType: hit.tier == .fuzzy ? type : nil, editDistance: hit.editDistance,
                 matchTier: hit.tier.rawValue, matchedLang: nameLang,
                 rank: taxon.rank, conservationStatus: taxon.conservationStatus, status: taxon.status,
-                relevanceScore: relevance(hit))
+                relevanceScore: hit.relevance)
         }
     }
 
-    /// Higher is better; comparable within one response.
-    static func relevance(_ hit: Hit) -> Double {
-        let length = min(0.02, Double(hit.nameLength) / 5000)
-        let score: Double
-        switch hit.tier {
-        case .exact: score = 1.0
-        case .exactFolded: score = 0.95
-        case .wholeWord: score = 0.9 - length
-        case .inflected: score = 0.8 - length
-        case .prefix: score = 0.7 - length
-        case .wordInternal: score = 0.6 - length
-        case .allNames: score = 0.5
-        case .fuzzy: score = 0.3 - 0.1 * Double(hit.editDistance ?? 2)
+    /// Sets each ordered hit's relevance: its group's score (`groupScore`) less a step for each
+    /// hit before it in the group, so scores fall strictly with rank across the whole list.
+    static func scored(_ hits: [Hit]) -> [Hit] {
+        var out = hits
+        var groupStart = 0
+        for i in out.indices {
+            if i > 0, groupScore(out[i]) != groupScore(out[i - 1]) { groupStart = i }
+            let step = min(0.009, Double(i - groupStart) * 0.00001)
+            out[i].relevance = ((groupScore(out[i]) - step) * 100_000).rounded() / 100_000
         }
-        // Names lacking the query's accents rank below every other tier but typos.
-        let scaled = hit.accentMismatch && hit.tier != .fuzzy ? score / 2 : score
-        return (scaled * 10_000).rounded() / 10_000
+        return out
+    }
+
+    /// Higher is better; comparable within one response. Groups are a tier (typos: an edit
+    /// count), names lacking the query's accents apart; at least 0.01 lies between groups.
+    static func groupScore(_ hit: Hit) -> Double {
+        if hit.accentMismatch && hit.tier != .fuzzy {
+            // Below every accent-agreeing tier but typos: 0.44 down to 0.37.
+            switch hit.tier {
+            case .exact, .exactFolded: return 0.44
+            case .wholeWord: return 0.43
+            case .inflected: return 0.41
+            case .prefix: return 0.39
+            default: return 0.37
+            }
+        }
+        switch hit.tier {
+        case .exact: return 1.0
+        case .exactFolded: return 0.95
+        case .wholeWord: return 0.9
+        case .inflected: return 0.8
+        case .prefix: return 0.7
+        case .wordInternal: return 0.6
+        case .allNames: return 0.5
+        case .fuzzy: return 0.3 - 0.1 * Double(hit.editDistance ?? 2)
+        }
     }
 }
 

@@ -1,0 +1,191 @@
+import Foundation
+import STOLRPC
+import Testing
+
+/// Tiers, inflections, compounds, accents, filters, listing, cursors and autocomplete of
+/// `search/query` and `search/autocomplete`, over the real binary on the embedded database.
+@Suite(.serialized) struct SearchRankingTests {
+    static let engine = Result { try EngineProcess() }
+
+    func results(_ query: String?, _ extra: [(key: String, value: JSONValue)] = []) async throws -> [JSONValue] {
+        try await response(query, extra)?["result"]?["results"]?.arrayValue ?? []
+    }
+
+    func response(_ query: String?, _ extra: [(key: String, value: JSONValue)] = []) async throws -> JSONValue? {
+        let params: [(key: String, value: JSONValue)] = (query.map { [("query", JSONValue.string($0))] } ?? []) + extra
+        return try await Self.engine.get().call("search/query", .object(params))
+    }
+
+    func id(of scientificName: String) async throws -> Int64 {
+        let hit = try await results(scientificName, [("limit", 1)]).first
+        #expect(hit?["scientificName"]?.stringValue == scientificName)
+        return hit?["id"]?.int64Value ?? 0
+    }
+
+    static let tierOrder = ["exact", "exact-folded", "whole-word", "inflected", "prefix", "word-internal", "all-names", "fuzzy"]
+
+    @Test func eachResultSaysItsTierAndLanguage() async throws {
+        let cases: [(query: String, name: String, tier: String, lang: String?)] = [
+            ("Lion", "Lion", "exact", "en"), ("lowe", "Löwe", "exact-folded", "de"), ("elephant", "Asian elephant", "whole-word", "en"),
+            ("tigers", "Tiger", "inflected", "en"), ("panth", "Panthera", "prefix", nil), ("Fuchs", "Rotfuchs", "word-internal", "de"),
+            ("leo lion", "Lion", "all-names", "en"), ("lyon", "Lion", "fuzzy", "en"), ("Panthera leo", "Panthera leo", "exact", nil),
+        ]
+        for c in cases {
+            let first = try await results(c.query, [("limit", 3)]).first
+            #expect(first?["matchedName"]?.stringValue == c.name, "\(c.query)")
+            #expect(first?["matchTier"]?.stringValue == c.tier, "\(c.query)")
+            #expect(first?["matchedLang"]?.stringValue == c.lang, "\(c.query)")
+        }
+    }
+
+    @Test func tiersComeInOrderAndTyposNeverOutrankExactHits() async throws {
+        for query in ["lion", "bear", "Hund", "tigers", "mice", "wolf", "panth", "lyon", "Fuchs", "elefant", "a"] {
+            let found = try await results(query, [("limit", 200)])
+            let tiers = found.compactMap { $0["matchTier"]?.stringValue }.map { Self.tierOrder.firstIndex(of: $0) ?? 99 }
+            #expect(tiers.count == found.count && !tiers.contains(99), "\(query)")
+            #expect(tiers == tiers.sorted(), "\(query): \(tiers)")
+            let scores = found.compactMap { $0["relevanceScore"]?.doubleValue }
+            #expect(scores == scores.sorted(by: >), "\(query): scores fall with rank")
+        }
+    }
+
+    @Test func inflectionsFindTheSingularAndThePlural() async throws {
+        let cases: [(String, String)] = [
+            ("wolves", "Canis lupus"), ("mice", "Mus musculus"), ("geese", "Branta canadensis"), ("lions", "Panthera leo"),
+            ("Löwen", "Panthera leo"), ("leones", "Panthera leo"), ("loups", "Canis lupus"), ("aigles royaux", "Aquila chrysaetos"),
+            ("Eisbären", "Ursus maritimus"), ("Goldfische", "Carassius auratus"), ("Hunde", "Canidae"), ("Pinguin", "Spheniscidae"),
+        ]
+        for (query, expected) in cases {
+            let hit = try await results(query, [("limit", 10)]).first { $0["scientificName"]?.stringValue == expected }
+            #expect(hit != nil, "\(query) → \(expected)")
+            #expect(["exact", "inflected", "whole-word"].contains(hit?["matchTier"]?.stringValue ?? ""), "\(query)")
+        }
+        // A plural is not a typo: no fuzzy matching was needed.
+        #expect(try await response("wolves")?["result"]?["fuzzy"] == false)
+    }
+
+    @Test func compoundsAreFoundBelowWholeWords() async throws {
+        let hund = try await results("Hund", [("limit", 30)])
+        let names = hund.compactMap { $0["matchedName"]?.stringValue }
+        #expect(names.contains("Haushund") && names.contains("Seehund"))
+        let haushund = hund.firstIndex { $0["matchedName"] == "Haushund" } ?? 0
+        #expect(hund[haushund]["matchTier"] == "word-internal")
+        #expect(try await results("Fuchs").first?["scientificName"] == "Vulpes vulpes")
+        // A compound's head in the plural: Mäuse finds Hausmaus.
+        #expect(try await results("Mäuse", [("limit", 20)]).contains { $0["matchedName"] == "Hausmaus" })
+    }
+
+    @Test func accentsAsTypedComeFirst() async throws {
+        // Bär: the bears before the French "Bar commun" that folding would make equal.
+        let baer = try await results("Bär", [("limit", 100)])
+        #expect(baer.first?["scientificName"] == "Ursidae")
+        let bass = baer.firstIndex { $0["scientificName"] == "Dicentrarchus labrax" }
+        let polar = baer.firstIndex { $0["scientificName"] == "Ursus maritimus" }
+        #expect(polar != nil && (bass == nil || polar! < bass!), "Eisbär before Bar commun")
+        // Accent-exact above accent-folded; both above everything else.
+        #expect(try await results("Löwe").first?["matchTier"] == "exact")
+        #expect(try await results("lowe").first?["matchTier"] == "exact-folded")
+    }
+
+    @Test func conservationListsAndThreatened() async throws {
+        let threatened = try await results("bear", [("conservation", "threatened"), ("limit", 100)])
+        #expect(!threatened.isEmpty)
+        #expect(threatened.allSatisfy { ["VU", "EN", "CR"].contains($0["conservationStatus"]?.stringValue ?? "") })
+        #expect(threatened.contains { $0["scientificName"] == "Ursus maritimus" })
+        let list = try await results("elephant", [("conservation", .array(["EN", "CR"])), ("limit", 100)])
+        #expect(Set(list.compactMap { $0["conservationStatus"]?.stringValue }) == ["EN", "CR"])
+        let bad = try await response("bear", [("conservation", .array(["EN", "XX"]))])
+        #expect(bad?["error"]?["data"]?["field"] == "conservation")
+        #expect(try await response("bear", [("conservation", .array([]))])?["error"]?["data"]?["field"] == "conservation")
+    }
+
+    @Test func withinKeepsOnlyTheSubtree() async throws {
+        let mammalia = try await id(of: "Mammalia")
+        let inside = try await results("tiger", [("within", .number(String(mammalia))), ("limit", 100)])
+        let names = Set(inside.compactMap { $0["scientificName"]?.stringValue })
+        #expect(names.contains("Panthera tigris") && names.contains("Thylacinus cynocephalus"))
+        #expect(!names.contains("Galeocerdo cuvier") && !names.contains("Aedes albopictus"), "the tiger shark and mosquito are not mammals")
+        // Every result's lineage passes through Mammalia.
+        for result in inside.prefix(5) {
+            let detail = await (try Self.engine.get()).result("taxon/detail", .object(["id": result["id"] ?? .null]))
+            let ids = detail?["lineage"]?.arrayValue?.compactMap { $0["id"]?.int64Value } ?? []
+            #expect(ids.contains(mammalia), "\(result["scientificName"] ?? .null)")
+        }
+        let unknown = try await response("tiger", [("within", 999)])
+        #expect(unknown?["error"]?["code"] == .number("-32602") && unknown?["error"]?["data"]?["field"] == "within")
+    }
+
+    @Test func habitatFilter() async throws {
+        let reef = try await results(nil, [("habitat", "coral reef"), ("limit", 100)])
+        #expect(!reef.isEmpty)
+        for hit in reef.prefix(5) {
+            let detail = await (try Self.engine.get()).result("taxon/detail", .object(["id": hit["id"] ?? .null]))
+            let habitats = detail?["traits"]?.arrayValue?.filter { $0["key"] == "habitat" }.compactMap { $0["value"]?.stringValue?.lowercased() } ?? []
+            #expect(habitats.contains { $0.contains("coral reef") }, "\(hit["scientificName"] ?? .null): \(habitats)")
+        }
+        let savannaLions = try await results("lion", [("habitat", "savanna")])
+        #expect(savannaLions.first?["scientificName"] == "Panthera leo")
+        #expect(!savannaLions.contains { $0["scientificName"] == "Zalophus californianus" })
+    }
+
+    @Test func listingByFiltersAlonePagesWithATotal() async throws {
+        let mammalia = try await id(of: "Mammalia")
+        let filters: [(key: String, value: JSONValue)] = [("conservation", "CR"), ("rank", "species"), ("within", .number(String(mammalia)))]
+        let first = try await response(nil, filters + [("limit", 3)])?["result"]
+        let total = first?["total"]?.int64Value ?? 0
+        #expect(total > 3 && first?["totalCapped"] == false)
+        var all: [JSONValue] = first?["results"]?.arrayValue ?? []
+        var cursor = first?["nextCursor"]
+        while let next = cursor, all.count < 1000 {
+            let page = try await response(nil, filters + [("limit", 3), ("cursor", next)])?["result"]
+            all += page?["results"]?.arrayValue ?? []
+            cursor = page?["nextCursor"]
+        }
+        #expect(all.count == Int(total))
+        #expect(all.allSatisfy { $0["conservationStatus"] == "CR" && $0["rank"] == "species" })
+        let names = all.compactMap { $0["scientificName"]?.stringValue }
+        #expect(names == names.sorted() && Set(names).count == names.count)
+        #expect(names.contains("Diceros bicornis"))
+        // A blank query with filters lists too; with neither, the query is missing.
+        #expect(try await results("  ", filters).count == min(Int(total), 50))
+        #expect(try await response(nil, [])?["error"]?["data"]?["field"] == "query")
+    }
+
+    @Test func totalsAndCursorsBoundToTheirQuery() async throws {
+        let lion = try await response("lion", [("limit", 2)])?["result"]
+        let total = lion?["total"]?.int64Value ?? 0
+        let all = try await results("lion", [("limit", 1000)])
+        #expect(total >= 2 && (lion?["totalCapped"] == true || Int(total) == all.count))
+        let cursor = lion?["nextCursor"] ?? .null
+        #expect(try await response("lion", [("limit", 2), ("cursor", cursor)])?["error"] == nil)
+        for (query, extra) in [("tiger", [(key: String, value: JSONValue)]()), ("lion", [("rank", "species")]), ("lion", [("lang", "de")])] {
+            let other = try await response(query, extra + [("cursor", cursor)])
+            #expect(other?["error"]?["code"] == .number("-32602") && other?["error"]?["data"]?["field"] == "cursor", "\(query) \(extra)")
+        }
+    }
+
+    @Test func autocompleteMatchesAnyWordWithTaxonFields() async throws {
+        let engine = try Self.engine.get()
+        func suggest(_ params: [(key: String, value: JSONValue)]) async -> [JSONValue] {
+            await engine.result("search/autocomplete", .object(params))?["suggestions"]?.arrayValue ?? []
+        }
+        let bear = await suggest([("prefix", "bear")])
+        let texts = bear.compactMap { $0["text"]?.stringValue }
+        #expect(texts.contains("Brown bear") && texts.contains("Polar bear"), "\(texts)")
+        let polar = bear.first { $0["text"] == "Polar bear" }
+        #expect(polar?["scientificName"] == "Ursus maritimus" && polar?["rank"] == "species" && polar?["conservationStatus"] == "VU")
+        #expect(polar?["taxonId"]?.int64Value != nil && polar?["lang"] == "en")
+        #expect(await suggest([("prefix", "elephant")]).contains { $0["text"] == "Asian elephant" })
+        // The requested language first.
+        let spanish = await suggest([("prefix", "le"), ("lang", "es")])
+        #expect(spanish.first?["lang"] == "es", "\(spanish.map { $0["text"] ?? .null })")
+        let german = await suggest([("prefix", "eis"), ("lang", "de")])
+        #expect(german.first?["text"] == "Eisbär")
+        // rank and conservation are honoured.
+        let genera = await suggest([("prefix", "pan"), ("rank", "genus")])
+        #expect(!genera.isEmpty && genera.allSatisfy { $0["rank"] == "genus" })
+        let threatened = await suggest([("prefix", "bear"), ("conservation", "threatened")])
+        #expect(!threatened.isEmpty && threatened.allSatisfy { ["VU", "EN", "CR"].contains($0["conservationStatus"]?.stringValue ?? "") })
+        #expect(await engine.call("search/autocomplete", .object(["prefix": "a", "rank": "tribe"]))?["error"]?["data"]?["field"] == "rank")
+    }
+}
