@@ -1,6 +1,17 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// zlib as the Clang module `CZlib`. On Linux ZIPFoundation ships a module of that very name (its
+// `CZLib` target) and two modules of one name cannot coexist, so there the engine imports
+// ZIPFoundation's; where ZIPFoundation uses Apple's Compression instead, the engine has its own.
+#if canImport(Compression)
+let zlibTargets: [Target] = [.systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])])]
+let zlibDependencies: [Target.Dependency] = ["CZlib"]
+#else
+let zlibTargets: [Target] = []
+let zlibDependencies: [Target.Dependency] = []
+#endif
+
 let package = Package(
     name: "stol-engine",
     platforms: [.macOS(.v13)],
@@ -13,10 +24,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
-    targets: [
+    targets: zlibTargets + [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "STOLRPC",
             dependencies: [.product(name: "Logging", package: "swift-log")]
@@ -24,11 +35,12 @@ let package = Package(
         .target(
             name: "STOLEngine",
             dependencies: [
-                "STOLRPC", "CSodium", "CZlib",
+                "STOLRPC", "CSodium",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ] + zlibDependencies,
             resources: [.copy("Resources")]
         ),
         .executableTarget(
@@ -40,7 +52,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC"]),
-        .testTarget(name: "STOLEngineTests", dependencies: ["STOLEngine", "STOLRPC"]),
+        .testTarget(
+            name: "STOLEngineTests",
+            dependencies: ["STOLEngine", "STOLRPC", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC"]),
     ],
     swiftLanguageModes: [.v6]

@@ -10,6 +10,7 @@ extension Taxon: JSONWritable {
             o.member("author", ifPresent: author)
             o.member("childCount", ifPresent: childCount)
             o.member("conservationStatus", ifPresent: conservationStatus?.rawValue)
+            o.member("disambiguation", ifPresent: disambiguation)
             o.member("id", id)
             o.member("parentId", ifPresent: parentId)
             o.member("preferredCommonName", ifPresent: preferredCommonName)
@@ -17,6 +18,17 @@ extension Taxon: JSONWritable {
             o.member("scientificName", scientificName)
             o.member("status", status.rawValue)
             o.member("year", ifPresent: year)
+        }
+    }
+}
+
+extension Disambiguation: JSONWritable {
+    public func writeJSON(into out: inout [UInt8]) {
+        JSONObject.write(into: &out) { o in
+            o.member("ancestorId", ifPresent: ancestorId)
+            o.member("ancestorName", ifPresent: ancestorName)
+            o.member("ancestorRank", ifPresent: ancestorRank?.rawValue)
+            o.member("display", display)
         }
     }
 }

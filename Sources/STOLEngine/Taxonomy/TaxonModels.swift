@@ -12,6 +12,8 @@ public struct Taxon: Codable, Sendable, Equatable {
     /// In the requested language, falling back to English.
     public var preferredCommonName: String?
     public var childCount: Int?
+    /// Only where another taxon has the same scientific name (see `Homonyms`).
+    public var disambiguation: Disambiguation? = nil
 }
 
 /// A name attached to a taxon.

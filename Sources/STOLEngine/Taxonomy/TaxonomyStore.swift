@@ -37,14 +37,34 @@ public struct TaxonomyStore: Sendable {
 
     /// The taxon with `id`, with its preferred name in `lang` and child count.
     public func taxon(_ id: Int64, lang: String = "en") async throws -> Taxon {
-        try await database.read { db in try self.taxon(db, id, lang: lang) }
+        try await database.read { db in
+            var taxon = try self.taxon(db, id, lang: lang)
+            taxon.disambiguation = try Homonyms.disambiguation(id: id, scientificName: taxon.scientificName, rank: taxon.rank, in: db)
+            return taxon
+        }
+    }
+
+    /// The disambiguation of each of `ids` whose scientific name is shared (favourites keep ids);
+    /// ids not in the database are left out.
+    public func disambiguations(_ ids: [Int64]) async throws -> [Int64: Disambiguation] {
+        try await database.read { db in
+            var out: [Int64: Disambiguation] = [:]
+            for id in ids {
+                guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT scientific_name, rank FROM taxa WHERE id = ?"), arguments: [id]) else { continue }
+                let rank = (row[1] as String?).flatMap(Rank.init(rawValue:))
+                out[id] = try Homonyms.disambiguation(id: id, scientificName: row[0], rank: rank, in: db)
+            }
+            return out
+        }
     }
 
     /// Taxa without a parent, by scientific name.
     public func roots(lang: String = "en") async throws -> [Taxon] {
         try await database.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: select + " WHERE t.parent_id IS NULL ORDER BY t.scientific_name, t.id"), arguments: Self.arguments(lang))
+            var roots = try Row.fetchAll(db.cachedStatement(sql: select + " WHERE t.parent_id IS NULL ORDER BY t.scientific_name, t.id"), arguments: Self.arguments(lang))
                 .map(Self.taxon(from:))
+            try Homonyms.disambiguate(&roots, in: db)
+            return roots
         }
     }
 
@@ -69,7 +89,9 @@ public struct TaxonomyStore: Sendable {
             }
             sql += " ORDER BY t.scientific_name, t.id LIMIT :limit"
             let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(query.lang, values)).map(Self.taxon(from:))
-            return (Array(rows.prefix(query.limit)), rows.count > query.limit)
+            var page = Array(rows.prefix(query.limit))
+            try Homonyms.disambiguate(&page, in: db)
+            return (page, rows.count > query.limit)
         }
     }
 
@@ -77,7 +99,9 @@ public struct TaxonomyStore: Sendable {
     public func ancestors(_ id: Int64, lang: String = "en") async throws -> [Taxon] {
         try await database.read { db in
             _ = try self.taxon(db, id, lang: lang)
-            return try self.ancestors(db, id, lang: lang)
+            var lineage = try self.ancestors(db, id, lang: lang)
+            try Homonyms.disambiguate(&lineage, in: db)
+            return lineage
         }
     }
 
@@ -106,14 +130,17 @@ public struct TaxonomyStore: Sendable {
     /// The species screen in one call, read in one go from one connection.
     public func detail(_ id: Int64, lang: String = "en") async throws -> TaxonDetail {
         try await database.read { db in
-            let taxon = try self.taxon(db, id, lang: lang)
+            var taxon = try self.taxon(db, id, lang: lang)
+            taxon.disambiguation = try Homonyms.disambiguation(id: id, scientificName: taxon.scientificName, rank: taxon.rank, in: db)
+            var lineage = try self.ancestors(db, id, lang: lang)
+            try Homonyms.disambiguate(&lineage, in: db)
             let names = try Self.names(db, id, lang: nil)
             var byLanguage: [String: [TaxonName]] = [:]
             for name in names where name.type != .synonym { byLanguage[name.lang, default: []].append(name) }
             return TaxonDetail(
                 taxon: taxon,
                 preferredCommonName: taxon.preferredCommonName,
-                lineage: try self.ancestors(db, id, lang: lang),
+                lineage: lineage,
                 names: byLanguage,
                 synonyms: names.filter { $0.type == .synonym },
                 traits: try Self.traits(db, id),

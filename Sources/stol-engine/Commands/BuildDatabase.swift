@@ -27,6 +27,15 @@ struct BuildDatabase: ParsableCommand {
     @Option(help: "An NCBI taxdump directory (nodes.dmp, names.dmp); intermediate ranks are folded.")
     var ncbi: [String] = []
 
+    @Option(help: "A Darwin Core Archive (.zip or folder), read through its meta.xml.")
+    var dwca: [String] = []
+
+    @Option(help: "A Catalogue of Life Data Package (.zip or folder): NameUsage or Name + Taxon + Synonym, and VernacularName.")
+    var coldp: [String] = []
+
+    @Flag(help: "Keep NCBI's placeholder names (Bidens sp. 'Lyon', uncultured bacterium, environmental samples, unclassified ...), which are left out by default.")
+    var keepPlaceholders = false
+
     @Option(help: "Dataset license (default: from dataset.info).")
     var license: String?
 
@@ -52,8 +61,8 @@ struct BuildDatabase: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard !(taxaDirectories + mdd + avilist + table + ncbi).isEmpty else {
-            throw ValidationError("name at least one source (--taxa, --mdd, --avilist, --table, --ncbi)")
+        guard !(taxaDirectories + mdd + avilist + table + ncbi + dwca + coldp).isEmpty else {
+            throw ValidationError("name at least one source (--taxa, --mdd, --avilist, --table, --ncbi, --dwca, --coldp)")
         }
         guard (0...100).contains(topN) else { throw ValidationError("--top-n must be between 0 and 100") }
     }
@@ -87,9 +96,24 @@ struct BuildDatabase: ParsableCommand {
         }
         for directory in ncbi {
             note("reading \(directory)")
-            let output = try NCBITaxdumpImporter().parse(directory: URL(fileURLWithPath: directory))
+            let output = try NCBITaxdumpImporter(dropPlaceholders: !keepPlaceholders).parse(directory: URL(fileURLWithPath: directory))
             results.append(output.result)
             note("  \(output.foldedNodes) intermediate-rank nodes folded, \(output.droppedBelowSpecies) below species dropped")
+            if !keepPlaceholders {
+                note("  \(output.placeholders.total) placeholder names left out (\(output.placeholders.summary)); --keep-placeholders keeps them")
+            }
+        }
+        for path in dwca {
+            note("reading \(path)")
+            let output = try DwCAImporter().parse(URL(fileURLWithPath: path))
+            results.append(output.result)
+            note("  " + output.counts.summary)
+        }
+        for path in coldp {
+            note("reading \(path)")
+            let output = try ColDPImporter().parse(URL(fileURLWithPath: path))
+            results.append(output.result)
+            note("  " + output.counts.summary)
         }
         note("read \(results.reduce(0) { $0 + $1.taxa.count }) taxa in \(ContinuousClock.now - started)")
         let assembler = TaxonomyAssembler(policy: strict ? .fail : .skip)

@@ -3,12 +3,17 @@ import Foundation
 /// Reads an NCBI Taxonomy dump directory (`nodes.dmp` and `names.dmp`, each gzip or plain).
 ///
 /// NCBI has some forty ranks; the engine has eight. The tree is folded onto them: a node whose
-/// rank is one of domain (or `superkingdom`), kingdom, phylum, class, order, family, genus or
-/// species is kept; any other node (`no rank`, `clade`, `subfamily`, `tribe`, `species group`,
-/// ...) is removed and its children hang from its nearest kept ancestor. Everything below a
-/// species (subspecies, strains, serotypes, ...) is dropped with it, as the ranks stop at species.
-/// The root (tax id 1, its own parent) is removed, so its kept descendants become roots.
-/// Ids and keys are NCBI tax ids (`ncbi|<taxid>`).
+/// rank is one of domain (`superkingdom` before 2025, `domain` or `acellular root` since), kingdom,
+/// phylum, class, order, family, genus or species is kept; any other node (`no rank`, `clade`,
+/// `realm`, `cellular root`, `subfamily`, `tribe`, `species group`, ...) is removed and its
+/// children hang from its nearest kept ancestor (see `RankFolding`). Everything below a species
+/// (subspecies, strains, serotypes, ...) is dropped with it, as the ranks stop at species. The
+/// root (tax id 1, its own parent) is removed, so its kept descendants become roots.
+///
+/// Placeholder names (`PlaceholderName`: `Bidens sp. 'Lyon'`, `uncultured bacterium`,
+/// `environmental samples`, `unclassified …`) are left out by default, like folded nodes: their
+/// children, if any are kept, hang from the nearest kept ancestor. Ids and keys are NCBI tax ids
+/// (`ncbi|<taxid>`).
 public struct NCBITaxdumpImporter {
     /// The taxa, plus what the folding removed.
     public struct Output: Sendable {
@@ -17,12 +22,17 @@ public struct NCBITaxdumpImporter {
         public var foldedNodes: Int
         /// Nodes below a species, dropped.
         public var droppedBelowSpecies: Int
+        /// Placeholder names left out that would otherwise have been kept, by kind.
+        public var placeholders = PlaceholderCounts()
     }
 
     public var credit: String
+    /// Leave out placeholder names (on by default).
+    public var dropPlaceholders: Bool
 
-    public init(credit: String = "NCBI Taxonomy (Schoch et al. 2020, doi:10.1093/database/baaa062), public domain") {
+    public init(credit: String = "NCBI Taxonomy (Schoch et al. 2020, doi:10.1093/database/baaa062), public domain", dropPlaceholders: Bool = true) {
         self.credit = credit
+        self.dropPlaceholders = dropPlaceholders
     }
 
     public func parse(directory: URL) throws -> Output {
@@ -34,6 +44,7 @@ public struct NCBITaxdumpImporter {
         // 1. Nodes: tax id, parent tax id, rank level (-1 for ranks that are folded away).
         var taxIDs: [Int64] = [], parentIDs: [Int64] = [], levels: [Int8] = [], lines: [Int32] = []
         var indexOf: [Int64: Int32] = [:]
+        var levelOf: [String: Int8] = [:]  // some fifty distinct ranks
         let nodes = try LineReader(url: nodesURL)
         while let fields = try nodes.withNextLine({ Self.fields($0, count: 3) }) {
             let location = SourceLocation(file: nodesFile, line: nodes.lineNumber)
@@ -53,15 +64,48 @@ public struct NCBITaxdumpImporter {
             indexOf[taxID] = Int32(taxIDs.count)
             taxIDs.append(taxID)
             parentIDs.append(parentID)
-            levels.append(Self.level(of: fields[2]))
+            if let level = levelOf[fields[2]] {
+                levels.append(level)
+            } else {
+                let level = Self.level(of: fields[2])
+                levelOf[fields[2]] = level
+                levels.append(level)
+            }
             lines.append(Int32(clamping: nodes.lineNumber))
         }
 
-        // 2. Fold. For each node: the key of its nearest kept ancestor (0: none; a tax id missing
+        // 2. Names: the scientific name of every node (placeholders are found by name, before
+        //    folding), and the other names of each node.
+        let n = taxIDs.count
+        var scientific = [String](repeating: "", count: n)
+        var otherNames: [Int32: [SourceName]] = [:]
+        let names = try LineReader(url: namesURL)
+        while let fields = try names.withNextLine({ Self.fields($0, count: 4) }) {
+            if fields.isEmpty { continue }
+            guard fields.count >= 4, let taxID = Int64(fields[0]) else {
+                issues.append(SourceIssue("expected 'tax_id | name | unique name | class'; line skipped", at: SourceLocation(file: namesFile, line: names.lineNumber)))
+                continue
+            }
+            guard let i = indexOf[taxID] else { continue }
+            let name = fields[1]
+            guard !name.isEmpty else { continue }
+            switch fields[3] {
+            case "scientific name": scientific[Int(i)] = name
+            case "genbank common name": otherNames[i, default: []].append(SourceName(name, lang: "en", type: .common, isPreferred: true))
+            case "common name": otherNames[i, default: []].append(SourceName(name, lang: "en", type: .common))
+            case "synonym": otherNames[i, default: []].append(SourceName(name, lang: "la", type: .synonym))
+            default: break
+            }
+        }
+        var placeholder = [PlaceholderName?](repeating: nil, count: n)
+        if dropPlaceholders {
+            for i in 0..<n where !scientific[i].isEmpty { placeholder[i] = PlaceholderName.classify(scientific[i]) }
+        }
+
+        // 3. Fold. For each node: the key of its nearest kept ancestor (0: none; a tax id missing
         //    from the dump is kept as is so that the assembler reports it), and whether a species
         //    is above it.
-        let n = taxIDs.count
-        let speciesLevel = Self.level(of: "species")
+        let speciesLevel = Int8(Rank.species.level)
         var upKey = [Int64](repeating: 0, count: n)
         var belowSpecies = [Bool](repeating: false, count: n)
         var state = [UInt8](repeating: 0, count: n)  // 0 new, 1 on the current path, 2 done, 3 on a cycle
@@ -101,15 +145,15 @@ public struct NCBITaxdumpImporter {
                     state[i] = 3  // hangs from a cycle: dropped with it
                     continue
                 }
-                upKey[i] = levels[parent] >= 0 ? taxIDs[parent] : upKey[parent]
+                upKey[i] = levels[parent] >= 0 && placeholder[parent] == nil ? taxIDs[parent] : upKey[parent]
                 belowSpecies[i] = belowSpecies[parent] || levels[parent] == speciesLevel
             }
         }
 
-        // 3. Emit the kept nodes in file order.
+        // 4. Emit the kept nodes in file order, with their names.
         var result = ImportResult()
-        var position = [Int32](repeating: -1, count: n)
         var folded = 0, dropped = 0
+        var placeholders = PlaceholderCounts()
         let ranks = Rank.allCases
         for i in 0..<n {
             if state[i] == 3 { continue }
@@ -118,44 +162,26 @@ public struct NCBITaxdumpImporter {
                 if parentIDs[i] != taxIDs[i] { folded += 1 }
                 continue
             }
-            let rank = ranks[Int(levels[i])]
-            var taxon = SourceTaxon(
-                key: "ncbi|\(taxIDs[i])", parentKey: upKey[i] == 0 ? nil : "ncbi|\(upKey[i])", rank: rank, scientificName: "")
-            taxon.fixedID = taxIDs[i]
-            taxon.origin = SourceLocation(file: nodesFile, line: Int(lines[i]))
-            position[i] = Int32(result.taxa.count)
-            result.taxa.append(taxon)
-        }
-
-        // 4. Names of the kept nodes.
-        let names = try LineReader(url: namesURL)
-        while let fields = try names.withNextLine({ Self.fields($0, count: 4) }) {
-            if fields.isEmpty { continue }
-            guard fields.count >= 4, let taxID = Int64(fields[0]) else {
-                issues.append(SourceIssue("expected 'tax_id | name | unique name | class'; line skipped", at: SourceLocation(file: namesFile, line: names.lineNumber)))
+            if let kind = placeholder[i] {
+                placeholders.byKind[kind, default: 0] += 1
                 continue
             }
-            guard let i = indexOf[taxID], position[Int(i)] >= 0 else { continue }
-            let t = Int(position[Int(i)])
-            let name = fields[1]
-            guard !name.isEmpty else { continue }
-            switch fields[3] {
-            case "scientific name": result.taxa[t].scientificName = name
-            case "genbank common name": result.taxa[t].names.append(SourceName(name, lang: "en", type: .common, isPreferred: true))
-            case "common name": result.taxa[t].names.append(SourceName(name, lang: "en", type: .common))
-            case "synonym": result.taxa[t].names.append(SourceName(name, lang: "la", type: .synonym))
-            default: break
+            let rank = ranks[Int(levels[i])]
+            var taxon = SourceTaxon(
+                key: "ncbi|\(taxIDs[i])", parentKey: upKey[i] == 0 ? nil : "ncbi|\(upKey[i])", rank: rank, scientificName: scientific[i])
+            taxon.fixedID = taxIDs[i]
+            taxon.origin = SourceLocation(file: nodesFile, line: Int(lines[i]))
+            if let others = otherNames[Int32(i)] { taxon.names = others }
+            if taxon.scientificName.isEmpty {
+                taxon.scientificName = "NCBI taxon \(taxIDs[i])"
+                issues.append(SourceIssue("tax id \(taxIDs[i]) has no scientific name in \(namesFile)", at: taxon.origin))
             }
-        }
-        for t in result.taxa.indices where result.taxa[t].scientificName.isEmpty {
-            let id = result.taxa[t].fixedID ?? 0
-            result.taxa[t].scientificName = "NCBI taxon \(id)"
-            issues.append(SourceIssue("tax id \(id) has no scientific name in \(namesFile)", at: result.taxa[t].origin))
+            result.taxa.append(taxon)
         }
         result.skipped = issues
         result.sourceFiles = [nodesFile, namesFile]
         result.credits = [credit]
-        return Output(result: result, foldedNodes: folded, droppedBelowSpecies: dropped)
+        return Output(result: result, foldedNodes: folded, droppedBelowSpecies: dropped, placeholders: placeholders)
     }
 
     /// `name` or `name.gz` in `directory`.
@@ -167,19 +193,9 @@ public struct NCBITaxdumpImporter {
         throw SourceIssue("\(name) not found in \(directory.path)", at: nil)
     }
 
-    /// The rank's level (`Rank.level`), or -1 for ranks that are folded away.
+    /// The rank's level (`Rank.level`), or -1 for ranks that are folded away (`RankFolding`).
     static func level(of rank: String) -> Int8 {
-        switch rank {
-        case "superkingdom", "domain": 0
-        case "kingdom": 1
-        case "phylum": 2
-        case "class": 3
-        case "order": 4
-        case "family": 5
-        case "genus": 6
-        case "species": 7
-        default: -1
-        }
+        if case .kept(let kept) = RankFolding(rank) { Int8(kept.level) } else { -1 }
     }
 
     /// The first `count` fields of a `.dmp` line (`a\t|\tb\t|\tc\t|`); [] for a blank line.

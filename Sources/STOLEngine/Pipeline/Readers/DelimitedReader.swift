@@ -30,6 +30,18 @@ public enum DelimitedError: Error, Sendable, Equatable, CustomStringConvertible 
 public final class DelimitedReader {
     public enum Format: Sendable, Equatable {
         case csv, tsv
+        /// Any one-byte separator, with a one-byte quote character (CSV rules) or none (TSV rules),
+        /// as a Darwin Core Archive's `meta.xml` declares them.
+        case delimited(separator: UInt8, quote: UInt8?)
+
+        /// The separator byte and the quote byte (nil: fields are never quoted).
+        var bytes: (separator: UInt8, quote: UInt8?) {
+            switch self {
+            case .csv: (0x2C, 0x22)
+            case .tsv: (0x09, nil)
+            case .delimited(let separator, let quote): (separator, quote)
+            }
+        }
 
         /// `.csv` or `.tsv`, looking past a trailing `.gz`; nil when the name does not say.
         public static func fromFileName(_ name: String) -> Format? {
@@ -75,10 +87,14 @@ public final class DelimitedReader {
     public let maxRecordBytes: Int
     private let lines: LineReader
 
+    private let separator: UInt8
+    private let quote: UInt8?
+
     public init(_ lines: LineReader, format: Format, maxRecordBytes: Int = 1 << 24) {
         self.lines = lines
         self.format = format
         self.maxRecordBytes = maxRecordBytes
+        (separator, quote) = format.bytes
     }
 
     /// Reads `url` (gzip or plain).
@@ -88,19 +104,17 @@ public final class DelimitedReader {
 
     /// The next record; nil at the end.
     public func next() throws -> Record? {
-        switch format {
-        case .tsv: try nextTSV()
-        case .csv: try nextCSV()
-        }
+        if let quote { try nextCSV(quote: quote) } else { try nextTSV() }
     }
 
     private func nextTSV() throws -> Record? {
+        let separator = Int32(separator)
         while true {
             guard let fields = try lines.withNextLine({ bytes -> [String]? in
                 guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
                 var fields: [String] = []
                 var from = 0
-                while let tab = memchr(base + from, 0x09, bytes.count - from) {
+                while let tab = memchr(base + from, separator, bytes.count - from) {
                     let to = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(tab))
                     fields.append(Self.text(base, from, to))
                     from = to + 1
@@ -112,7 +126,8 @@ public final class DelimitedReader {
         }
     }
 
-    private func nextCSV() throws -> Record? {
+    private func nextCSV(quote quoteByte: UInt8) throws -> Record? {
+        let separator = Int32(separator), quote = Int32(quoteByte)
         var fields: [String] = []
         var field: [UInt8] = []  // the current field, while it is quoted
         var inQuotes = false
@@ -133,32 +148,32 @@ public final class DelimitedReader {
                 while true {
                     if inQuotes {
                         // Up to the next quote: either a doubled quote or the closing one.
-                        guard let quote = memchr(base + i, 0x22, n - i) else {
+                        guard let quote = memchr(base + i, quote, n - i) else {
                             field.append(contentsOf: UnsafeBufferPointer(start: base + i, count: n - i))
                             return true
                         }
                         let q = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(quote))
                         field.append(contentsOf: UnsafeBufferPointer(start: base + i, count: q - i))
-                        if q + 1 < n, base[q + 1] == 0x22 {
-                            field.append(0x22)
+                        if q + 1 < n, base[q + 1] == quoteByte {
+                            field.append(quoteByte)
                             i = q + 2
                             continue
                         }
                         inQuotes = false
                         i = q + 1
                         // Text after the closing quote is kept, up to the comma.
-                        let comma = memchr(base + i, 0x2C, n - i).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? n
+                        let comma = memchr(base + i, separator, n - i).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? n
                         field.append(contentsOf: UnsafeBufferPointer(start: base + i, count: comma - i))
                         fields.append(String(decoding: field, as: UTF8.self))
                         field.removeAll(keepingCapacity: true)
                         if comma == n { return false }
                         i = comma + 1
                         if i == n { fields.append(""); return false }
-                    } else if i < n, base[i] == 0x22 {
+                    } else if i < n, base[i] == quoteByte {
                         inQuotes = true
                         i += 1
                     } else {
-                        let comma = memchr(base + i, 0x2C, n - i).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? n
+                        let comma = memchr(base + i, separator, n - i).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? n
                         fields.append(Self.text(base, i, comma))
                         if comma == n { return false }
                         i = comma + 1

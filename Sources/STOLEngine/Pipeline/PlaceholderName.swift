@@ -1,0 +1,56 @@
+/// The kinds of placeholder name NCBI files sequences under: names for organisms nobody has
+/// named, which fill a reference database for people with noise (`Bidens sp. 'Lyon'`,
+/// `uncultured bacterium`, `environmental samples`, `unclassified Bacteria`).
+public enum PlaceholderName: String, Sendable, CaseIterable, Comparable {
+    /// Open nomenclature: `Genus sp. …`, `Genus cf. species …`, `Genus aff. species …`.
+    case openNomenclature = "sp./cf./aff."
+    case uncultured
+    case environmentalSamples = "environmental samples"
+    case unclassified
+    case unidentified
+
+    /// The kind of placeholder `name` is, or nil for a real name.
+    public static func classify(_ name: String) -> PlaceholderName? {
+        let bytes = Array(name.utf8)
+        func hasPrefix(_ prefix: StaticString) -> Bool {
+            let p = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            guard bytes.count >= p.count else { return false }
+            for i in 0..<p.count where bytes[i] | 0x20 != p[i] | 0x20 { return false }
+            return true
+        }
+        if hasPrefix("uncultured ") { return .uncultured }
+        if hasPrefix("unclassified ") { return .unclassified }
+        if hasPrefix("unidentified ") { return .unidentified }
+        if name.hasSuffix("environmental samples") { return .environmentalSamples }
+        // " sp." / " cf." / " aff." as a word of their own, not at the start.
+        for (i, byte) in bytes.enumerated() where byte == 0x20 && i > 0 {
+            let rest = bytes[(i + 1)...]
+            for marker in [Self.sp, Self.cf, Self.aff] where rest.starts(with: marker) {
+                let after = i + 1 + marker.count
+                // `f. sp.` is a forma specialis, a rank below species, not a placeholder.
+                if marker == Self.sp, i >= 3, bytes[(i - 3)..<i].elementsEqual(Self.formaPrefix) { continue }
+                if after == bytes.count || bytes[after] == 0x20 { return .openNomenclature }
+            }
+        }
+        return nil
+    }
+
+    public static func < (lhs: PlaceholderName, rhs: PlaceholderName) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    private static let sp = Array("sp.".utf8), cf = Array("cf.".utf8), aff = Array("aff.".utf8)
+    private static let formaPrefix = Array(" f.".utf8)
+}
+
+/// How many placeholder names an import left out, by kind.
+public struct PlaceholderCounts: Sendable, Equatable {
+    public var byKind: [PlaceholderName: Int] = [:]
+
+    public init() {}
+
+    public var total: Int { byKind.values.reduce(0, +) }
+
+    /// `sp./cf./aff. 1296000, uncultured 23544, ...`
+    public var summary: String {
+        byKind.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import ZIPFoundation
+
+/// Streams one zip entry. ZIPFoundation pushes inflated chunks to a callback; a thread of its
+/// own runs that and hands the chunks over through a queue of a few chunks, so the reader pulls
+/// bytes with at most a few chunks of the entry in memory.
+///
+/// Refuses a zip bomb twice over: before reading, by the sizes the entry declares, and while
+/// reading, by the bytes it really produces (declared sizes can lie).
+final class ZipEntrySource: ByteSource {
+    private let pipe: ChunkPipe
+    private var current = Data()
+    private var offset = 0
+
+    init(archive url: URL, entry path: String, limits: ChecklistArchive.Limits, budget: DecompressionBudget, name: String) throws {
+        let archive: Archive
+        do { archive = try Archive(url: url, accessMode: .read) } catch {
+            throw SourceIssue("\(url.lastPathComponent) is not a readable zip archive (\(error))", at: nil)
+        }
+        guard let entry = archive[path] else { throw SourceIssue("\(name) is not in the archive", at: nil) }
+        let declared = Int64(clamping: entry.uncompressedSize), packed = max(Int64(clamping: entry.compressedSize), 1)
+        if declared > budget.limit {
+            throw SourceIssue("\(name) declares \(declared) bytes, more than the limit of \(budget.limit); refused as a zip bomb", at: nil)
+        }
+        if declared > limits.ratioFloorBytes, declared / packed > limits.maxRatio {
+            throw SourceIssue("\(name) inflates \(declared / packed) times (limit \(limits.maxRatio)); refused as a zip bomb", at: nil)
+        }
+        let pipe = ChunkPipe(capacity: 4)
+        self.pipe = pipe
+        let work = UncheckedSendable((archive, entry))
+        let thread = Thread {
+            let (archive, entry) = work.value
+            var produced: Int64 = 0
+            do {
+                _ = try archive.extract(entry, bufferSize: 1 << 16) { data in
+                    produced += Int64(data.count)
+                    guard budget.spend(data.count) else {
+                        throw SourceIssue("\(name) inflates past the limit of \(budget.limit) bytes; refused as a zip bomb", at: nil)
+                    }
+                    if produced > limits.ratioFloorBytes, produced / packed > limits.maxRatio {
+                        throw SourceIssue("\(name) inflates more than \(limits.maxRatio) times its compressed size; refused as a zip bomb", at: nil)
+                    }
+                    guard pipe.put(data) else { throw CancellationError() }
+                }
+                pipe.finish(nil)
+            } catch let issue as SourceIssue {
+                pipe.finish(issue)
+            } catch {
+                pipe.finish(SourceIssue("\(name) could not be read (\(error))", at: nil))
+            }
+        }
+        thread.name = "zip entry reader"
+        thread.start()
+    }
+
+    deinit { pipe.close() }
+
+    func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+        while offset >= current.count {
+            guard let next = try pipe.take() else { return 0 }
+            current = next
+            offset = 0
+        }
+        let n = min(buffer.count, current.count - offset)
+        let from = current.startIndex + offset
+        current.copyBytes(to: buffer, from: from..<(from + n))
+        offset += n
+        return n
+    }
+}
+
+/// A value handed to another thread that the compiler cannot prove safe to send; the sender
+/// gives it up (ZIPFoundation's `Archive` is used by the reading thread alone).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A bounded queue of chunks from one producer thread to one consumer.
+final class ChunkPipe: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var chunks: [Data] = []
+    private var finished = false
+    private var closed = false
+    private var failure: (any Error)?
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Waits for room; false when the consumer has gone.
+    func put(_ chunk: Data) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while chunks.count >= capacity, !closed { condition.wait() }
+        guard !closed else { return false }
+        chunks.append(chunk)
+        condition.broadcast()
+        return true
+    }
+
+    /// The producer is done, with or without an error.
+    func finish(_ error: (any Error)?) {
+        condition.lock()
+        finished = true
+        failure = error
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next chunk; nil at the end; the producer's error once its chunks are taken.
+    func take() throws -> Data? {
+        condition.lock()
+        defer { condition.unlock() }
+        while chunks.isEmpty, !finished { condition.wait() }
+        if !chunks.isEmpty {
+            condition.broadcast()
+            return chunks.removeFirst()
+        }
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// The consumer has gone: the producer stops at its next chunk.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
