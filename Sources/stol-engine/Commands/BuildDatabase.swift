@@ -127,13 +127,15 @@ struct BuildDatabase: ParsableCommand {
         if assembled.issues.count > 50 { Stderr.print("warning: … and \(assembled.issues.count - 50) more") }
 
         let credits = results.flatMap(\.credits)
+        let sourceFiles = results.flatMap(\.sourceFiles)
+        results.removeAll()  // the assembled copy is all the build needs: free the source rows before it
         let metadata = DatabaseBuilder.Metadata(
             name: name ?? info["name"] ?? "Custom dataset",
             version: datasetVersion ?? info["version"] ?? "unversioned",
             license: license ?? info["license"] ?? "see the attribution of each source",
             attribution: ([info["attribution"]].compactMap { $0 } + credits).joined(separator: "\n"),
             buildDate: buildDate ?? info["build_date"] ?? ISO8601DateFormatter().string(from: Date()).prefix(10).description,
-            sourceFiles: results.flatMap(\.sourceFiles),
+            sourceFiles: sourceFiles,
             description: info["description"])
         let quiet = self.quiet
         var builder = DatabaseBuilder(topN: topN)
