@@ -180,4 +180,5 @@ class SearchPane(EnginePane):
             status.update(f"{len(results)} results for “{query}”, with names that look close")
         else:
             more = "+" if answer.get("nextCursor") else ""
-            status.update(f"{len(results)}{more} results for “{query}”")
+            noun = "result" if len(results) == 1 and not more else "results"
+            status.update(f"{len(results)}{more} {noun} for “{query}”")
