@@ -54,6 +54,22 @@ import Testing
         #expect(await h.exitCode.value == 1)
     }
 
+    /// `exit` inside a batch: the entries before it are answered (in the batch's array), the
+    /// entries after it and later lines are not read.
+    @Test func exitInsideABatchEndsAfterTheEntriesBeforeIt() async throws {
+        let h = ServerHarness()
+        h.send(#"[{"jsonrpc":"2.0","id":1,"method":"shutdown"},{"jsonrpc":"2.0","id":2,"method":"test/sleep","params":{"ms":200}},{"jsonrpc":"2.0","method":"exit"},{"jsonrpc":"2.0","id":3,"method":"ping"}]"#)
+        h.send(#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#)
+        var messages: [JSONValue] = []
+        while let message = await h.next(timeout: .seconds(3)) { messages.append(message) }
+        #expect(await h.exitCode.value == 0)
+        #expect(messages.count == 1, "\(messages)")
+        let batch = messages.first?.arrayValue ?? []
+        #expect(batch.count == 2, "\(batch)")
+        #expect(batch.contains { $0["id"] == .number("1") && $0["result"] == .null })
+        #expect(batch.contains { $0["id"] == .number("2") && $0["error"]?["data"]?["kind"] == "serverShutDown" })
+    }
+
     @Test func stopCancelsWhatIsInFlightAndEndsWithItsCode() async throws {
         let h = ServerHarness()
         h.send(#"{"jsonrpc":"2.0","id":1,"method":"test/sleep","params":{"ms":30000}}"#)
