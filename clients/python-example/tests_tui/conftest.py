@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import os
 import pathlib
+import struct
 import subprocess
 import sys
+import zlib
 from dataclasses import dataclass
 
 import pytest
@@ -33,6 +35,7 @@ class Kit:
     stol: pathlib.Path
     big_stol: pathlib.Path
     public_key: str
+    key: pathlib.Path
 
 
 def _run(*args: str) -> str:
@@ -64,7 +67,7 @@ def kit(tmp_path_factory) -> Kit:
     _run(engine, "pack", "--db", str(raw), "--key", str(key), "--out", str(big), "--unchecked",
          "--level", "0")
     raw.unlink()
-    return Kit(engine, database, stol, big, public_key)
+    return Kit(engine, database, stol, big, public_key, key)
 
 
 @pytest.fixture
@@ -94,6 +97,20 @@ async def wait_for(pilot, predicate, what: str, timeout: float = 30.0):
 def engine_for_tests() -> str:
     """The engine under test, as a string."""
     return str(engine_path())
+
+
+def png(width: int, height: int, pixel) -> bytes:
+    """An 8-bit RGB PNG whose pixel (x, y) is ``pixel(x, y)``, rows unfiltered."""
+    raw = b"".join(b"\0" + bytes(c for x in range(width) for c in pixel(x, y))
+                   for y in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw))
+            + chunk(b"IEND", b""))
 
 
 def plain(widget) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 
 from textual.widgets import DataTable, Input, OptionList, Static, TabbedContent
 
-from conftest import engine_for_tests, plain, wait_for
+from conftest import engine_for_tests, plain, png, wait_for
 
 from stol_client import EngineClient
 from stol_client.tui.app import BrowserApp
@@ -437,3 +438,68 @@ async def test_function_keys_switch_tabs_and_ctrl_q_quits(data_dir):
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: engine.returncode is not None, "the engine's exit")
     assert engine.returncode == 0, "quitting shuts the engine down cleanly"
+
+
+async def test_detail_draws_a_media_pack_picture(data_dir, kit, tmp_path):
+    """A PNG from a signed media pack is drawn with half blocks, with its credit and licence."""
+    lion = await lion_id(data_dir)
+    images = tmp_path / "images"
+    images.mkdir()
+    # Top half red, bottom half blue.
+    (images / "lion.png").write_bytes(png(8, 8, lambda x, y: (255, 0, 0) if y < 4 else (0, 0, 255)))
+    manifest = tmp_path / "manifest.csv"
+    manifest.write_text(f"file,taxonId,credit,license\nlion.png,{lion},Drawing: A. Tester,CC0 1.0\n")
+    pack = tmp_path / "cats.stolmedia"
+    subprocess.run([kit.engine, "pack-media", "--images", str(images), "--manifest", str(manifest),
+                    "--id", "cats", "--name", "Cats", "--pack-version", "1", "--key", str(kit.key),
+                    "--out", str(pack)], check=True, capture_output=True, timeout=60)
+    app = make_app(data_dir, engine_args=["--trusted-key", kit.public_key])
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        installed = await app.call("media/import", path=str(pack))
+        assert installed["imageCount"] == 1
+        screen = await open_detail(pilot, lion)
+        picture = screen.query_one("#picture", Static)
+        await wait_for(pilot, lambda: "▀" in plain(picture), "the picture")
+        text = plain(picture)
+        assert "Drawing: A. Tester · CC0 1.0" in text
+        rows = [line for line in text.splitlines() if "▀" in line]
+        assert len(rows) == 4 and all(line == "▀" * 8 for line in rows)
+
+
+async def test_settings_diagnostics_switch_and_export(data_dir, tmp_path):
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("f5")
+        pane = app.query_one(SettingsPane)
+        await wait_for(pilot, lambda: pane.answers.get("diagnostics/status"), "the status")
+        assert pane.answers["diagnostics/status"]["enabled"] is False
+        await pilot.click("#diagnostics")
+        await wait_for(pilot, lambda: pane.answers["diagnostics/status"]["enabled"], "on")
+        assert (await app.call("diagnostics/status"))["enabled"] is True
+        target = tmp_path / "report.txt"
+        await pilot.click("#export-diagnostics")
+        dialog = await wait_for(pilot, lambda: isinstance(app.screen, FileNameDialog) and app.screen,
+                                "the file name dialog")
+        dialog.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: target.exists() and target.stat().st_size, "the report")
+        exported = (await app.call("diagnostics/export"))["text"]
+        assert target.read_text(encoding="utf-8").splitlines()[0] == exported.splitlines()[0]
+
+
+async def test_search_completion_is_accepted_with_right_arrow(data_dir):
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("f2", *"snow leo")
+        box = app.query_one("#query", Input)
+        await wait_for(pilot, lambda: box._suggestion.lower().startswith("snow leo")
+                       and len(box._suggestion) > len("snow leo"), "a completion")
+        suggestion = box._suggestion
+        await pilot.press("right")
+        assert box.value == suggestion
+        pane = app.query_one(SearchPane)
+        await wait_for(pilot, lambda: pane.shown_query == suggestion and pane.results,
+                       "results for the completed name")
