@@ -227,3 +227,16 @@ def test_import_missing_file_is_an_error(run_cli, tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.rstrip().splitlines()[-1].startswith("error: "), proc.stderr
     assert proc.stderr.rstrip().endswith(")"), proc.stderr
+
+
+def test_browse_without_textual_says_how_to_install_it(run_cli, tmp_path):
+    """`browse` needs the [tui] extra; without Textual it says so instead of a traceback. A
+    `textual` package that fails to import stands in for a missing one."""
+    fake = tmp_path / "no-textual" / "textual"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('No module named textual')\n")
+    proc = run_cli("browse", extra_env={"PYTHONPATH": os.pathsep.join(
+        [str(fake.parent), str(SRC)])})
+    assert proc.returncode == 1
+    assert "[tui] extra" in proc.stderr and "(missingExtra)" in proc.stderr
+    assert "Traceback" not in proc.stderr
