@@ -74,8 +74,10 @@ import Testing
         let h = ServerHarness()
         h.send(#"{"jsonrpc":"2.0","id":1,"method":"test/sleep","params":{"ms":30000}}"#)
         h.send(#"[{"jsonrpc":"2.0","id":2,"method":"test/sleep","params":{"ms":30000}},{"jsonrpc":"2.0","id":3,"method":"ping"}]"#)
-        // Let both lines be read and the sleeps start.
-        try await Task.sleep(for: .milliseconds(200))
+        // Lines are read in order: once this ping is answered, both lines above have been read
+        // and every request in them started.
+        h.send(#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#)
+        #expect(await h.next()?["id"] == .number("4"))
         h.server.stop(code: 0, reason: "test")
         var answers: [JSONValue] = []
         while let message = await h.next(timeout: .seconds(5)) { answers.append(message) }

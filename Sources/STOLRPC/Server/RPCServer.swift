@@ -69,6 +69,8 @@ public final class RPCServer: Sendable {
         /// the outstanding work has ended.
         var exitCode: Int32?
         var stopping = false
+        /// Ends the server if cancelled requests outlast `stopGracePeriod`; cancelled on finish.
+        var graceTimer: Task<Void, Never>?
         var finished = false
         var orderedTail: Task<Void, Never>?
         var watchedParent: Int32?
@@ -153,10 +155,15 @@ public final class RPCServer: Sendable {
             return
         }
         let grace = options.stopGracePeriod
-        Task { [self] in
-            try? await Task.sleep(for: grace)
+        let timer = Task { [self] in
+            guard (try? await Task.sleep(for: grace)) != nil else { return }
             if finish(cancelled.code) { logger.warning("requests still running \(grace) after stop; exiting anyway") }
         }
+        let alreadyFinished = state.withLock { s -> Bool in
+            s.graceTimer = timer
+            return s.finished
+        }
+        if alreadyFinished { timer.cancel() }
     }
 
     // MARK: Intake (reader thread)
@@ -494,10 +501,11 @@ public final class RPCServer: Sendable {
     /// Makes `run()` return `code`; returns false when it had already been told to.
     @discardableResult
     private func finish(_ code: Int32) -> Bool {
-        let first = state.withLock { s -> Bool in
+        let (first, timer) = state.withLock { s -> (Bool, Task<Void, Never>?) in
             defer { s.finished = true }
-            return !s.finished
+            return (!s.finished, s.graceTimer)
         }
+        timer?.cancel()
         if first { exitContinuation.yield(code) }
         return first
     }
