@@ -17,6 +17,7 @@ FORMS = {
     "prefix": ["panth", "eleph", "sparr", "quer", "canis", "homo"],
     "multi-word": ["leo lion", "red fox", "blue whale", "great white shark", "honey bee", "snow leopard"],
     "phrase": ['"tree frog"', '"sea lion"', '"white shark"', '"red fox"', '"honey bee"', '"barn owl"'],
+    "plural": ["lions", "wolves", "tigers", "house mice", "red foxes", "polar bears"],
     "fuzzy": ["Pnathera leo", "lyon", "elefant", "girafe", "chimpanze", "platipus"],
     "autocomplete": ["pa", "sno", "lio", "quer", "ele", "hou"],
 }
