@@ -11,6 +11,7 @@ if [ -z "$engine" ]; then
     echo "usage: $0 ENGINE [pytest args...] (or set STOL_ENGINE)" >&2
     exit 2
 fi
+engine="$(cd "$(dirname "$engine")" && pwd)/$(basename "$engine")"  # before any cd
 venv="$here/.venv-tui"
 requirements="$here/requirements-tui-test.txt"
 stamp="$venv/.requirements"
@@ -22,5 +23,4 @@ if ! cmp -s "$requirements" "$stamp"; then
     cp "$requirements" "$stamp"
 fi
 cd "$here"
-STOL_ENGINE="$(cd "$(dirname "$engine")" && pwd)/$(basename "$engine")" \
-    "$venv/bin/python" -m pytest -q -p no:cacheprovider tests_tui "$@"
+STOL_ENGINE="$engine" "$venv/bin/python" -m pytest -q -p no:cacheprovider tests_tui "$@"
