@@ -327,6 +327,7 @@ async def test_import_with_progress_cancel_and_switch_databases(data_dir, kit):
 
         # A large import is cancelled with Esc while it runs; nothing changes.
         pane.query_one("#import-path", Input).value = str(kit.big_stol)
+        pane.query_one("#import-path", Input).focus()
         await pilot.press("enter")
         await wait_for(pilot, lambda: pane.import_call is not None and 0 < bar.progress < 80,
                        "the large import under way")
