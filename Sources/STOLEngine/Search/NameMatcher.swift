@@ -26,6 +26,9 @@ struct NameMatcher: Sendable {
     let accentedTokens: [(typed: String, folded: String)]
     /// Inflected forms are only tried for words of three letters or more.
     let inflectable: [Bool]
+    /// Per query word, its singulars in each language with plurals (the word itself included),
+    /// computed once rather than per name.
+    let queryLemmas: [[String: Set<String>]]
 
     init(_ query: SearchQuery) {
         folded = query.folded
@@ -42,6 +45,9 @@ struct NameMatcher: Sendable {
                 .map { ($0, TextFolding.fold($0)) }
         } ?? []
         inflectable = tokens.map { $0.count >= 3 }
+        queryLemmas = tokens.map { token in
+            Dictionary(uniqueKeysWithValues: Inflection.languages.map { ($0, Inflection.lemmas(token, lang: $0)) })
+        }
     }
 
     /// The match of one name (`name` as stored, `nameFolded` folded), or nil when the name alone
@@ -61,10 +67,10 @@ struct NameMatcher: Sendable {
             }
             result = Match(tier: worst)
             if let first = tokens.first, let firstWord = words.first {
-                result.atStart = firstWord.hasPrefix(first) || Inflection.areInflections(first, firstWord, lang: lang)
+                result.atStart = firstWord.hasPrefix(first) || inflected(0, firstWord, lang: lang)
             }
             if let last = tokens.last, let lastWord = words.last {
-                result.atEnd = lastWord == last || Inflection.areInflections(last, lastWord, lang: lang)
+                result.atEnd = lastWord == last || inflected(tokens.count - 1, lastWord, lang: lang)
                     || (worst == .wordInternal && lastWord.hasSuffix(last))
             }
         }
@@ -86,11 +92,11 @@ struct NameMatcher: Sendable {
             let relation: MatchTier?
             if word == token {
                 return .wholeWord
-            } else if inflectable[i], Inflection.areInflections(token, word, lang: lang) {
+            } else if inflectable[i], inflected(i, word, lang: lang) {
                 relation = .inflected
             } else if word.hasPrefix(token) {
                 relation = .prefix
-            } else if token.count >= 3, word.contains(token) || compoundHead(token, of: word, lang: lang) {
+            } else if token.count >= 3, word.contains(token) || compoundHead(i, of: word, lang: lang) {
                 relation = .wordInternal
             } else {
                 relation = nil
@@ -113,9 +119,19 @@ struct NameMatcher: Sendable {
         return worst
     }
 
-    /// Whether a singular of `token` ends the compound `word` (`Mäuse` in "Hausmaus").
-    func compoundHead(_ token: String, of word: String, lang: String?) -> Bool {
-        guard word.count > token.count - 2 else { return false }
-        return Inflection.lemmas(token, lang: lang).contains { $0.count >= 3 && $0 != word && word.hasSuffix($0) }
+    /// Whether query word `i` and `word` are one word in two numbers in `lang` (`Inflection.areInflections`).
+    func inflected(_ i: Int, _ word: String, lang: String?) -> Bool {
+        let token = tokens[i]
+        guard word != token, let primary = Inflection.primary(lang), let singulars = queryLemmas[i][primary],
+            token.first == word.first, abs(token.count - word.count) <= 5
+        else { return false }
+        return !singulars.isDisjoint(with: Inflection.lemmas(word, lang: primary))
+    }
+
+    /// Whether a singular of query word `i` (four letters or more) ends the compound `word`
+    /// (`Mäuse` in "Hausmaus").
+    func compoundHead(_ i: Int, of word: String, lang: String?) -> Bool {
+        guard let primary = Inflection.primary(lang), let singulars = queryLemmas[i][primary] else { return false }
+        return singulars.contains { $0.count >= 4 && $0 != word && word.hasSuffix($0) }
     }
 }

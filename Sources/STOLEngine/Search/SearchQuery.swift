@@ -96,13 +96,15 @@ public struct SearchQuery: Sendable, Equatable {
     }
 
     /// For the trigram index: every word of three letters or more as a substring, or one of its
-    /// singulars (a compound's head: `Mäuse` in "Hausmaus"); nil when no word is that long.
+    /// singulars of four letters or more (a compound's head: `Mäuse` in "Hausmaus"); nil when no
+    /// word is that long.
     public var substringExpression: String? {
         let long = tokens.filter { $0.count >= 3 }
         guard !long.isEmpty else { return nil }
         return long.map { token in
             var singulars: Set<String> = []
-            for lang in Inflection.languages { singulars.formUnion(Inflection.lemmas(token, lang: lang).filter { $0.count >= 3 }) }
+            for lang in Inflection.languages { singulars.formUnion(Inflection.lemmas(token, lang: lang).filter { $0.count >= 4 }) }
+            singulars.insert(token)
             return "(" + singulars.sorted().map { "\"\($0)\"" }.joined(separator: " OR ") + ")"
         }.joined(separator: " AND ")
     }
