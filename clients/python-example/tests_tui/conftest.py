@@ -79,7 +79,7 @@ def data_dir(tmp_path):
 
 async def wait_for(pilot, predicate, what: str, timeout: float = 30.0):
     """Let the app run until ``predicate()`` is truthy (returns it), failing after ``timeout``
-    seconds with ``what``: the screen never showed it."""
+    seconds with ``what`` (the screen never showed it) and the messages the app showed."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
@@ -90,7 +90,8 @@ async def wait_for(pilot, predicate, what: str, timeout: float = 30.0):
         if value:
             return value
         if loop.time() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
+            pytest.fail(f"timed out waiting for {what}; the app said: "
+                        f"{getattr(pilot.app, 'messages', None)}")
         await pilot.pause(0.05)
 
 

@@ -292,7 +292,19 @@ async def test_favourites_sorts_remove_export_and_clear(data_dir, tmp_path):
 
 
 async def test_import_with_progress_cancel_and_switch_databases(data_dir, kit):
-    app = make_app(data_dir, engine_args=["--trusted-key", kit.public_key])
+    # Once armed, the engine is paused (SIGSTOP) as soon as it reports import progress past 0,
+    # so the cancel is sure to arrive while the import runs, however fast the machine is.
+    hold = {"armed": False, "held": False}
+
+    def trace(direction, msg):
+        value = (msg.get("params") or {}).get("value") or {} if isinstance(msg, dict) else {}
+        if (hold["armed"] and not hold["held"] and direction == "recv"
+                and msg.get("method") == "$/progress" and value.get("kind") == "report"
+                and (value.get("fraction") or 0) > 0):
+            hold["held"] = True
+            os.kill(app.engine.pid, signal.SIGSTOP)
+
+    app = make_app(data_dir, engine_args=["--trusted-key", kit.public_key], trace=trace)
     async with app.run_test(size=SIZE) as pilot:
         await started(pilot)
         await pilot.press("f5")
@@ -328,10 +340,16 @@ async def test_import_with_progress_cancel_and_switch_databases(data_dir, kit):
         # A large import is cancelled with Esc while it runs; nothing changes.
         pane.query_one("#import-path", Input).value = str(kit.big_stol)
         pane.query_one("#import-path", Input).focus()
+        hold["armed"] = True
         await pilot.press("enter")
-        await wait_for(pilot, lambda: pane.import_call is not None and 0 < bar.progress < 80,
-                       "the large import under way")
-        await pilot.press("escape")
+        try:
+            await wait_for(pilot, lambda: hold["held"] and pane.import_call is not None
+                           and 0 < bar.progress < 80, "the large import under way")
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: "cancelling" in plain(pane.query_one("#import-status")),
+                           "the cancel sent")
+        finally:
+            os.kill(app.engine.pid, signal.SIGCONT)
         assert await wait_for(pilot, lambda: pane.import_outcome, "the cancellation") == "cancelled"
         assert "cancelled" in plain(pane.query_one("#import-status", Static))
         info = await app.call("database/info")
