@@ -8,9 +8,14 @@ public enum PlaceholderName: String, Sendable, CaseIterable, Comparable {
     case environmentalSamples = "environmental samples"
     case unclassified
     case unidentified
+    /// NCBI's `other entries` and `unclassified entries` (`other sequences` and `unclassified
+    /// sequences` in older dumps): vectors, synthetic constructs, metagenomes. Not organisms;
+    /// the NCBI importer leaves out their whole subtree.
+    case sequences = "other and unclassified sequences"
 
     /// The kind of placeholder `name` is, or nil for a real name.
     public static func classify(_ name: String) -> PlaceholderName? {
+        if sequenceRoots.contains(name) { return .sequences }
         let bytes = Array(name.utf8)
         func hasPrefix(_ prefix: StaticString) -> Bool {
             let p = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
@@ -37,6 +42,7 @@ public enum PlaceholderName: String, Sendable, CaseIterable, Comparable {
 
     public static func < (lhs: PlaceholderName, rhs: PlaceholderName) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    private static let sequenceRoots: Set<String> = ["other entries", "unclassified entries", "other sequences", "unclassified sequences"]
     private static let sp = Array("sp.".utf8), cf = Array("cf.".utf8), aff = Array("aff.".utf8)
     private static let formaPrefix = Array(" f.".utf8)
 }

@@ -28,6 +28,10 @@ extension ImporterTests {
             ["1600", "561", "species", "", "0"],  // Escherichia cf. coli X1
             ["1700", "561", "species", "", "0"],  // unidentified enterobacterium
             ["1800", "561", "forma specialis", "", "0"],  // Escherichia coli f. sp. nova: folded, not a placeholder
+            ["2787854", "1", "no rank", "", "11"],  // other entries: its whole subtree goes
+            ["28384", "2787854", "no rank", "", "11"],
+            ["32630", "28384", "species", "", "11"],  // synthetic construct
+            ["29000", "28384", "genus", "", "11"],  // a "genus" of vectors
         ])
 
         static let names = NCBITaxdump.dmp([
@@ -52,6 +56,10 @@ extension ImporterTests {
             ["1600", "Escherichia cf. coli X1", "", "scientific name"],
             ["1700", "unidentified enterobacterium", "", "scientific name"],
             ["1800", "Escherichia coli f. sp. nova", "", "scientific name"],
+            ["2787854", "other entries", "", "scientific name"],
+            ["28384", "other sequences", "", "scientific name"],
+            ["32630", "synthetic construct", "", "scientific name"],
+            ["29000", "Binary", "", "scientific name"],
         ])
 
         static func parse(dropPlaceholders: Bool) throws -> NCBITaxdumpImporter.Output {
@@ -69,8 +77,8 @@ extension ImporterTests {
                 "Bacteria", "Viruses", "Orthornavirae", "Pseudomonadota", "Gammaproteobacteria", "Enterobacterales",
                 "Enterobacteriaceae", "Escherichia", "Escherichia coli", "Candidatus Realis",
             ])
-            #expect(output.placeholders.byKind == [.openNomenclature: 2, .uncultured: 1, .unidentified: 1])
-            #expect(output.placeholders.total == 4)
+            #expect(output.placeholders.byKind == [.openNomenclature: 2, .uncultured: 1, .unidentified: 1, .sequences: 2])
+            #expect(output.placeholders.total == 6)
             #expect(output.droppedBelowSpecies == 1)
             // A real species under "environmental samples" hangs from Bacteria.
             #expect(result.taxon("Candidatus Realis")?.parentKey == "ncbi|2")
@@ -82,7 +90,8 @@ extension ImporterTests {
             let output = try Self.parse(dropPlaceholders: false)
             let names = Set(output.result.taxa.map(\.scientificName))
             #expect(names.isSuperset(of: ["Escherichia sp. 'Lyon'", "uncultured bacterium", "Escherichia cf. coli X1", "unidentified enterobacterium"]))
-            #expect(output.result.taxa.count == 14)
+            #expect(output.result.taxa.count == 16)
+            #expect(output.result.taxon("synthetic construct")?.parentKey == nil)
             #expect(output.placeholders.total == 0)
             #expect(output.result.taxon("uncultured bacterium")?.parentKey == "ncbi|2")
         }
@@ -107,6 +116,7 @@ extension ImporterTests {
                 ("unclassified Bacteria", .unclassified), ("unidentified plasmid", .unidentified),
                 ("Escherichia coli", nil), ("Fusarium oxysporum f. sp. cucumerinum", nil), ("Spathiphyllum", nil), ("Aspidosperma", nil),
                 ("Pseudomonas spp", nil), ("Candidatus Pelagibacter ubique", nil),
+                ("other entries", .sequences), ("unclassified entries", .sequences), ("unclassified sequences", .sequences),
             ]
             for (name, kind) in cases { #expect(PlaceholderName.classify(name) == kind, "\(name)") }
         }

@@ -12,7 +12,9 @@ import Foundation
 ///
 /// Placeholder names (`PlaceholderName`: `Bidens sp. 'Lyon'`, `uncultured bacterium`,
 /// `environmental samples`, `unclassified …`) are left out by default, like folded nodes: their
-/// children, if any are kept, hang from the nearest kept ancestor. Ids and keys are NCBI tax ids
+/// children, if any are kept, hang from the nearest kept ancestor. The subtrees of `other
+/// entries` and `unclassified entries` (vectors, synthetic constructs, metagenomes, some 20,000
+/// "species" that would otherwise become roots) are left out whole. Ids and keys are NCBI tax ids
 /// (`ncbi|<taxid>`).
 public struct NCBITaxdumpImporter {
     /// The taxa, plus what the folding removed.
@@ -108,6 +110,9 @@ public struct NCBITaxdumpImporter {
         let speciesLevel = Int8(Rank.species.level)
         var upKey = [Int64](repeating: 0, count: n)
         var belowSpecies = [Bool](repeating: false, count: n)
+        // Under "other entries" or "unclassified entries" (vectors, synthetic constructs,
+        // metagenomes): no organisms, so the whole subtree goes.
+        var underSequences = [Bool](repeating: false, count: n)
         var state = [UInt8](repeating: 0, count: n)  // 0 new, 1 on the current path, 2 done, 3 on a cycle
         var path: [Int32] = []
         for start in 0..<n where state[start] == 0 {
@@ -147,6 +152,7 @@ public struct NCBITaxdumpImporter {
                 }
                 upKey[i] = levels[parent] >= 0 && placeholder[parent] == nil ? taxIDs[parent] : upKey[parent]
                 belowSpecies[i] = belowSpecies[parent] || levels[parent] == speciesLevel
+                underSequences[i] = underSequences[parent] || placeholder[parent] == .sequences
             }
         }
 
@@ -158,6 +164,10 @@ public struct NCBITaxdumpImporter {
         for i in 0..<n {
             if state[i] == 3 { continue }
             if belowSpecies[i] { dropped += 1; continue }
+            if underSequences[i] {
+                if levels[i] >= 0 { placeholders.byKind[.sequences, default: 0] += 1 }
+                continue
+            }
             guard levels[i] >= 0 else {
                 if parentIDs[i] != taxIDs[i] { folded += 1 }
                 continue
