@@ -88,11 +88,12 @@ async def wait_for(pilot, predicate, what: str, timeout: float = 30.0):
         except Exception:  # the widget may not be mounted yet
             value = None
         if value:
+            await pilot.pause()  # let the screen catch up with what was just seen
             return value
         if loop.time() > deadline:
             pytest.fail(f"timed out waiting for {what}; the app said: "
                         f"{getattr(pilot.app, 'messages', None)}")
-        await pilot.pause(0.05)
+        await asyncio.sleep(0.03)  # the app runs meanwhile (a pilot pause per poll costs more)
 
 
 def engine_for_tests() -> str:
