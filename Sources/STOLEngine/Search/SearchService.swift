@@ -9,7 +9,8 @@ import GRDB
 /// user's language come first, then head nouns ("Asian elephant" for `elephant`), names before
 /// synonyms, accepted taxa, species, and shorter names. When the query has accents, names that
 /// lack them come after those that have them. Each tier's candidates come from an index and are
-/// judged by `NameMatcher`; tiers stop once the page is full of better hits. Queries are never
+/// judged by `NameMatcher`; tiers stop once the page is full of better hits. Typos are looked for
+/// when fewer than 3 taxa matched and none as typed, whole word or inflected. Queries are never
 /// logged or stored.
 public struct SearchService: Sendable {
     public let database: TaxonomyDatabase
@@ -222,7 +223,9 @@ public struct SearchService: Sendable {
         }
         if full(after: .allNames) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
 
-        if best.count < 3 {
+        // Typos are looked for only when the query is no name or word as typed (nor an inflection
+        // of one) and fewer than 3 taxa matched: a correctly spelled name is not padded with noise.
+        if best.count < 3, !best.values.contains(where: { $0.tier <= .inflected }) {
             for h in try fuzzyHits(db, query, lang: lang, filter: filter.sql, arguments: arguments([:])) where best[h.taxonID] == nil {
                 keep(h)
             }
