@@ -57,10 +57,10 @@ class Lineage(Static, can_focus=True):
         self.update(" › ".join(parts))
 
     def on_focus(self) -> None:
-        self._draw()
+        self.call_after_refresh(self._draw)  # has_focus is set once the event is handled
 
     def on_blur(self) -> None:
-        self._draw()
+        self.call_after_refresh(self._draw)
 
     def action_move(self, step: int) -> None:
         if self.path:
