@@ -24,6 +24,10 @@ public final class TaxonomyDatabase: Sendable {
     public let storesChildCounts: Bool
     private let readers: [DatabaseQueue]
     private let busy: Locked<[Int]>
+    private let damageFound = Locked<DatabaseDamage?>(nil)
+
+    /// The damage a read of this database ran into, if any (reported by `database/info`).
+    public var damage: DatabaseDamage? { damageFound.withLock { $0 } }
 
     /// Opens `url` read-only and checks that it is a taxonomy database this engine can read.
     public init(url: URL, source: Source, connections: Int = 3) throws(DatabaseOpenError) {
@@ -86,7 +90,14 @@ public final class TaxonomyDatabase: Sendable {
             return i
         }
         defer { busy.withLock { $0[index] -= 1 } }
-        return try await readers[index].unsafeRead(body)
+        do {
+            return try await readers[index].unsafeRead(body)
+        } catch {
+            // Corrupt pages are a typed, reported condition, not an internal error.
+            guard let damage = DatabaseDamage.from(error, source: source) else { throw error }
+            damageFound.withLock { if $0 == nil { $0 = damage } }
+            throw damage
+        }
     }
 
     static func immutableURI(_ url: URL) -> String {

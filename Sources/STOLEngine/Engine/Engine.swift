@@ -38,6 +38,8 @@ public final class Engine: Sendable {
     public let media: MediaService
     /// The opt-in diagnostics log (`<data-dir>/Diagnostics`).
     public let diagnostics: DiagnosticsLog
+    /// Set when `settings.json` was damaged at start and moved aside.
+    public let settingsRecovery: SettingsRecovery?
     /// The engine's own folder for staged imports (`<data-dir>/.stol-tmp-XXXXXX`).
     public let scratch: ScratchDirectory
     let logger: Logger
@@ -49,6 +51,8 @@ public final class Engine: Sendable {
         configuration.dataDirectory = OwnedPath.resolved(configuration.dataDirectory)
         self.configuration = configuration
         self.logger = logger
+        // Before anything reads the settings: a damaged file is reported, never silently dropped.
+        self.settingsRecovery = ReferenceSettings(dataDirectory: configuration.dataDirectory).recoverIfDamaged(logger: logger)
         // First, so that start-up lines reach the diagnostics file when the user opted in.
         let diagnostics = configuration.diagnostics ?? DiagnosticsLog()
         diagnostics.configure(

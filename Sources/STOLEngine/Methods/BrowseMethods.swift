@@ -35,6 +35,15 @@ enum BrowseMethods {
         var dataset: Dataset
         /// Set when this run found the favourites file damaged and moved it aside.
         var favoritesRecovery: FavoritesRecovery?
+        /// Set when this run found `settings.json` damaged and moved it aside.
+        var settingsRecovery: SettingsRecovery?
+        /// Set when a read found this database damaged; `database/deactivateReference` falls back.
+        var damage: Damage?
+
+        struct Damage: Encodable, Sendable {
+            var detail: String
+            var fallback: String?
+        }
     }
 
     struct TaxaPage: JSONWritable, Sendable {
@@ -55,7 +64,9 @@ enum BrowseMethods {
         return DatabaseInfo(
             source: db.source, schemaVersion: db.schemaVersion, taxaCount: db.taxaCount, sizeBytes: db.sizeBytes,
             dataset: .init(name: info["name"], version: info["version"], license: info["license"], attribution: info["attribution"], buildDate: info["build_date"]),
-            favoritesRecovery: await engine.favorites.recordedRecovery())
+            favoritesRecovery: await engine.favorites.recordedRecovery(),
+            settingsRecovery: engine.settingsRecovery,
+            damage: db.damage.map { .init(detail: $0.detail, fallback: $0.source == .reference ? "database/deactivateReference" : nil) })
     }
 
     static func register(in table: inout MethodTable, engine: Engine) {

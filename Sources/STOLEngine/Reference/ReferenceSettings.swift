@@ -1,5 +1,22 @@
 import Foundation
+import Logging
 import STOLRPC
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A damaged `settings.json` found at start and moved aside.
+public struct SettingsRecovery: Codable, Sendable, Equatable {
+    /// The file's new name, without its directory (nil when it could not be moved).
+    public var movedAsideTo: String?
+    /// When it was found (UTC, ISO 8601).
+    public var at: String
+    /// What was wrong with it.
+    public var reason: String
+}
 
 /// `<data-dir>/settings.json`: which database the user chose, whether diagnostics are kept.
 /// Written atomically (temporary file, fsync, rename) and read leniently; keys this engine does
@@ -17,6 +34,31 @@ public struct ReferenceSettings: Sendable {
         guard let data = try? Data(contentsOf: url),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
         return object
+    }
+
+    /// At start: a settings file that is not a JSON object (damaged, cut short) is logged and
+    /// moved aside to `settings.json.corrupt-<UTC time>`, so that the loss of the choices it held
+    /// is reported rather than silent; nil when the file is missing or healthy.
+    public func recoverIfDamaged(logger: Logger) -> SettingsRecovery? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return nil }
+        let reason: String
+        if (info.st_mode & S_IFMT) != S_IFREG {
+            reason = "it is not a regular file"
+        } else if let data = try? Data(contentsOf: url) {
+            if (try? JSONSerialization.jsonObject(with: data)) is [String: Any] { return nil }
+            reason = data.isEmpty ? "it is empty" : "it is not a JSON object"
+        } else {
+            reason = "it cannot be read"
+        }
+        let now = Date()
+        let name = "settings.json.corrupt-\(Timestamp.compact(now))"
+        guard rename(url.path, url.deletingLastPathComponent().appendingPathComponent(name).path) == 0 else {
+            logger.error("settings.json is damaged (\(reason)) and cannot be moved aside: \(String(cString: strerror(errno))); using defaults")
+            return SettingsRecovery(movedAsideTo: nil, at: Timestamp.iso(now), reason: reason)
+        }
+        logger.warning("settings.json is damaged (\(reason)); moved it aside to \(name) and started from defaults (bundled database, diagnostics off)")
+        return SettingsRecovery(movedAsideTo: name, at: Timestamp.iso(now), reason: reason)
     }
 
     /// Whether the reference database should be active; false when the file is missing or unreadable.

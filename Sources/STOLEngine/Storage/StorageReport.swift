@@ -21,7 +21,14 @@ public struct StorageReport: Encodable, Sendable {
     }
 
     public struct Favorites: Encodable, Sendable {
-        /// The favourites folder on disk: the database, its WAL, and any damaged file moved aside.
+        /// The favourites folder on disk: the database and any damaged copy moved aside.
+        public var bytes: Int64
+        /// Damaged copies moved aside, until "Clear All" (`favorites/clear`) deletes them.
+        public var movedAside: [File]
+    }
+
+    public struct File: Encodable, Sendable {
+        public var name: String
         public var bytes: Int64
     }
 
@@ -44,16 +51,23 @@ public struct StorageReport: Encodable, Sendable {
     public var volume: Volume
     /// Present when this run moved a damaged favourites file aside.
     public var favoritesRecovery: FavoritesRecovery?
+    /// Present when this run moved a damaged `settings.json` aside.
+    public var settingsRecovery: SettingsRecovery?
 
     static func fileBytes(_ url: URL) -> Int64 {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { return 0 }
+        guard lstat(url.path, &info) == 0 else { return 0 }
         return Int64(info.st_size)
     }
 
     static func directoryBytes(_ url: URL) -> Int64 {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         return names.reduce(0) { $0 + fileBytes(url.appendingPathComponent($1)) }
+    }
+
+    static func favorites(_ directory: URL) -> Favorites {
+        let moved = FavoritesStore.movedAsideCopies(in: directory).map { File(name: $0, bytes: fileBytes(directory.appendingPathComponent($0))) }
+        return Favorites(bytes: directoryBytes(directory), movedAside: moved)
     }
 
     /// Free and total bytes of the volume holding `url` (or its nearest existing parent).
@@ -73,15 +87,17 @@ public struct StorageReport: Encodable, Sendable {
         let bundledBytes = engine.databases.bundled.sizeBytes
         let referenceURL = engine.reference.referenceURL
         let diagnostics = engine.diagnostics
+        let settingsRecovery = engine.settingsRecovery
         return try await OffPool.run {
             StorageReport(
                 bundled: Bundled(bytes: bundledBytes),
                 reference: Reference(bytes: fileBytes(referenceURL), available: FileManager.default.fileExists(atPath: referenceURL.path), active: active),
-                favorites: Favorites(bytes: directoryBytes(data.appendingPathComponent("Favorites"))),
+                favorites: favorites(data.appendingPathComponent("Favorites")),
                 mediaPacks: packs,
                 diagnostics: Diagnostics(bytes: diagnostics.bytes(), enabled: diagnostics.isEnabled),
                 volume: volume(data),
-                favoritesRecovery: recovery)
+                favoritesRecovery: recovery,
+                settingsRecovery: settingsRecovery)
         }
     }
 }
