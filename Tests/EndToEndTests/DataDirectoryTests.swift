@@ -133,7 +133,8 @@ import Testing
         engine.send(#"{"jsonrpc":"2.0","method":"exit"}"#)
         #expect(await engine.waitForExit() == 0)
         let folder = data.appendingPathComponent("Favorites")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["favorites.sqlite"])
+        // The database and the space reserve (zeros) only: no -wal, no journal.
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: folder.path)) == ["favorites.sqlite", ".space-reserve"])
         #expect(try SQLiteCLI.run(FavoritesTests.favoritesFile(data), "SELECT taxon_id FROM favorites ORDER BY taxon_id") == ["1", "2", "4", "5"])
         // A backup of the one file restores them all.
         try FileManager.default.createDirectory(at: copy.appendingPathComponent("Favorites"), withIntermediateDirectories: true)
@@ -191,5 +192,51 @@ import Testing
             for stamp in stamps { #expect(bytes.range(of: Data(stamp.utf8)) == nil, "\(stamp) is still in \(name)") }
         }
         withExtendedLifetime(engine) {}
+    }
+}
+
+/// On a full disk a user can still remove favourites (and so free space) through the engine:
+/// the engine keeps a reserve of zeros and gives it up when a removal finds no room.
+@Suite(.serialized) struct FullDiskTests {
+    @Test func removeAndClearWorkOnAFullDisk() async throws {
+        let mount = FileManager.default.temporaryDirectory.appendingPathComponent("stol-full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: mount) }
+        let mounted = try EngineProcess.run(["--version"]).code == 0
+            && Self.shell("mount -t tmpfs -o size=4m tmpfs '\(mount.path)'") == 0
+        guard mounted else {
+            print("FullDiskTests: skipped, mounting a 4 MiB tmpfs is not allowed here")
+            return
+        }
+        defer { _ = Self.shell("umount '\(mount.path)'") }
+        let engine = try EngineProcess(dataDirectory: mount)
+        for id in 1...200 { _ = await engine.result("favorites/add", .object(["taxonId": .integer(id)])) }
+        #expect(await engine.result("favorites/count") == .object(["count": 200]))
+        // Fill every free byte.
+        _ = Self.shell("dd if=/dev/zero of='\(mount.path)/filler' bs=4096 2>/dev/null; sync")
+        let add = await engine.call("favorites/add", .object(["taxonId": 100_000]))
+        #expect(add?["error"]?["data"]?["kind"] == "diskFull", "\(String(describing: add))")
+        let removed = await engine.call("favorites/remove", .object(["taxonIds": [1, 2, 3]]))
+        #expect(removed?["result"]?["removed"] == 3, "\(String(describing: removed))")
+        let cleared = await engine.call("favorites/clear")
+        #expect(cleared?["result"]?["removed"] == 197, "\(String(describing: cleared))")
+        #expect(await engine.result("favorites/count") == .object(["count": 0]))
+        engine.closeStdin()
+        #expect(await engine.waitForExit() == 0)
+        // Nothing was lost on the way: a restart sees the cleared list.
+        let again = try EngineProcess(dataDirectory: mount)
+        #expect(await again.result("favorites/count") == .object(["count": 0]))
+        again.closeStdin()
+        _ = await again.waitForExit()
+    }
+
+    static func shell(_ command: String) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 }

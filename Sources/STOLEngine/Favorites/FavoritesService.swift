@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 
 /// The favourites: the file plus an in-memory copy of its ids, so `contains` and `count` never
@@ -110,6 +111,7 @@ public actor FavoritesService {
         let change = try await mutate { store in
             let removed = try await store.remove(ids)
             removedCount = removed.count
+            if !removed.isEmpty { try? await OffPool.run { store.ensureReserve() } }
             return { set in set.subtract(removed); return !removed.isEmpty }
         }
         return (removedCount, change)
@@ -138,6 +140,7 @@ public actor FavoritesService {
         }
         _ = try await OffPool.run { try FavoritesStore.deleteMovedAsideCopies(in: directory) }
         recovery = nil
+        if let store { try? await OffPool.run { store.ensureReserve() } }
         return (removedCount, change)
     }
 
@@ -224,6 +227,9 @@ public actor FavoritesService {
             throw error
         } catch where Task.isCancelled {
             throw CancellationError()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            logger.error("favourites storage failed: \(error)")
+            throw FavoritesError.diskFull
         } catch {
             logger.error("favourites storage failed: \(error)")
             throw FavoritesError.unavailable("the favourites database cannot be read or written")

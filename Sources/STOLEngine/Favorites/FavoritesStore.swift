@@ -136,7 +136,9 @@ public final class FavoritesStore: Sendable {
             guard columns == ["taxon_id", "created_at"] else {
                 throw Damage(reason: "unexpected favorites table: \(columns)")
             }
-            return FavoritesStore(url: url, queue: queue)
+            let store = FavoritesStore(url: url, queue: queue)
+            store.ensureReserve()
+            return store
         } catch {
             try? queue.close()
             if isDamage(error) { throw Damage(reason: "\(error)") }
@@ -310,8 +312,36 @@ public final class FavoritesStore: Sendable {
         return Timestamp.iso(Timestamp.parse(newest).map { $0.addingTimeInterval(0.001) } ?? Date())
     }
 
+    // MARK: Space for removing on a full disk
+
+    /// A file of zeros kept beside the database, deleted when a removal finds the disk full, so
+    /// that a user can always remove favourites (and so free space) through the engine.
+    static let reserveName = ".space-reserve"
+    static let reserveBytes = 1 << 20
+
+    var reserveURL: URL { url.deletingLastPathComponent().appendingPathComponent(Self.reserveName) }
+
+    /// Makes the reserve if it is missing and there is room.
+    func ensureReserve() {
+        SpaceReserve.ensure(reserveURL, bytes: Self.reserveBytes)
+    }
+
+    /// Runs a removal; when the disk is full, deletes the reserve and tries once more.
+    private func freeingSpaceIfFull<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            guard OwnedPath.exists(reserveURL), unlink(reserveURL.path) == 0 else { throw error }
+            return try await body()
+        }
+    }
+
     /// Returns the ids that were present and are now removed.
     public func remove(_ ids: [Int64]) async throws -> Set<Int64> {
+        try await freeingSpaceIfFull { try await removeRows(ids) }
+    }
+
+    private func removeRows(_ ids: [Int64]) async throws -> Set<Int64> {
         try await queue.write { db in
             var removed = Set<Int64>()
             let statement = try db.makeStatement(sql: "DELETE FROM favorites WHERE taxon_id = ?")
@@ -336,11 +366,15 @@ public final class FavoritesStore: Sendable {
     /// Removes everything and compacts the file (VACUUM), so no removed row stays in it; returns
     /// how many were removed.
     public func clear() async throws -> Int {
-        let removed = try await queue.write { db in
-            try db.execute(sql: "DELETE FROM favorites")
-            return db.changesCount
+        let removed = try await freeingSpaceIfFull {
+            try await queue.write { db in
+                try db.execute(sql: "DELETE FROM favorites")
+                return db.changesCount
+            }
         }
-        try await queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+        // On a full disk VACUUM may fail: the rows are gone and overwritten all the same
+        // (secure_delete); the file is compacted on a later clear.
+        try? await queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
         return removed
     }
 
@@ -364,6 +398,8 @@ public enum FavoritesError: Error, Sendable, Equatable, RPCErrorConvertible {
     case unavailable(String)
     /// The file was written by a newer engine; it is left untouched.
     case newerVersion(found: Int, supported: Int)
+    /// The disk is full: adding needs space (removing still works).
+    case diskFull
 
     public static let code = -32010
 
@@ -371,6 +407,8 @@ public enum FavoritesError: Error, Sendable, Equatable, RPCErrorConvertible {
         switch self {
         case .unavailable(let detail):
             .kind(Self.code, "favoritesUnavailable", "Favourites are unavailable: \(detail)", ["detail": .string(detail)])
+        case .diskFull:
+            .kind(Self.code, "diskFull", "The disk is full: free some space (removing favourites still works)")
         case let .newerVersion(found, supported):
             .kind(Self.code, "favoritesNewerVersion", "The favourites database was written by a newer version of the app",
                   ["version": .integer(found), "supported": .integer(supported)])

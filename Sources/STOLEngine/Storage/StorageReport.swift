@@ -25,6 +25,8 @@ public struct StorageReport: Encodable, Sendable {
         public var bytes: Int64
         /// Damaged copies moved aside, until "Clear All" (`favorites/clear`) deletes them.
         public var movedAside: [File]
+        /// Space held (zeros, no data) so that removing favourites works on a full disk.
+        public var reservedBytes: Int64
     }
 
     public struct File: Encodable, Sendable {
@@ -67,7 +69,8 @@ public struct StorageReport: Encodable, Sendable {
 
     static func favorites(_ directory: URL) -> Favorites {
         let moved = FavoritesStore.movedAsideCopies(in: directory).map { File(name: $0, bytes: fileBytes(directory.appendingPathComponent($0))) }
-        return Favorites(bytes: directoryBytes(directory), movedAside: moved)
+        let reserve = fileBytes(directory.appendingPathComponent(FavoritesStore.reserveName))
+        return Favorites(bytes: directoryBytes(directory) - reserve, movedAside: moved, reservedBytes: reserve)
     }
 
     /// Free and total bytes of the volume holding `url` (or its nearest existing parent).
