@@ -210,6 +210,7 @@ import Testing
         }
         defer { _ = Self.shell("umount '\(mount.path)'") }
         let engine = try EngineProcess(dataDirectory: mount)
+        #expect(await engine.result("diagnostics/setEnabled", .object(["enabled": true]))?["enabled"] == true)
         for id in 1...200 { _ = await engine.result("favorites/add", .object(["taxonId": .integer(id)])) }
         #expect(await engine.result("favorites/count") == .object(["count": 200]))
         // Fill every free byte.
@@ -223,6 +224,10 @@ import Testing
         #expect(await engine.result("favorites/count") == .object(["count": 0]))
         engine.closeStdin()
         #expect(await engine.waitForExit() == 0)
+        // The diagnostics log kept only whole lines while the disk was full.
+        let log = String(decoding: try Data(contentsOf: mount.appendingPathComponent("Diagnostics/diagnostics.log")), as: UTF8.self)
+        #expect(log.hasSuffix("\n"))
+        for line in log.split(separator: "\n") { #expect(line.hasPrefix("20") && line.contains(" stol-engine"), "torn line: \(line)") }
         // Nothing was lost on the way: a restart sees the cleared list.
         let again = try EngineProcess(dataDirectory: mount)
         #expect(await again.result("favorites/count") == .object(["count": 0]))
