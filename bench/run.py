@@ -296,7 +296,11 @@ def section_search(smoke):
     rounds = 20 if smoke else 200
     forms = dict(search_latency.FORMS)
     rows = []
-    dbs = databases(smoke)
+    dbs = [("embedded", None, EMBEDDED_DB)]
+    if not smoke:
+        dbs.append(("mammals+birds", mammals_birds(), mammals_birds()))
+        if not ARGS.skip_opentree:
+            dbs.append(("Open Tree", opentree(), opentree()))
     if not smoke and not ARGS.skip_ncbi:
         path = ncbi()
         dbs.append(("NCBI", path, path))
@@ -819,6 +823,7 @@ def main():
     ap.add_argument("--only", action="append", choices=SECTIONS, help="run only this section (repeatable)")
     ap.add_argument("--import-opentree", action="store_true", help="also pack and import the Open Tree database")
     ap.add_argument("--build-opentree", action="store_true", help="builddb: also (re)build Open Tree into bench/.cache/ and time it (~5 min)")
+    ap.add_argument("--skip-opentree", action="store_true", help="search: leave out Open Tree (built once into bench/.cache/, about 5 min)")
     ap.add_argument("--skip-ncbi", action="store_true", help="search: leave out NCBI Taxonomy (built once into bench/.cache/, 5–7 min)")
     ap.add_argument("--report-only", action="store_true", help="run nothing: rewrite BENCHMARKS.md from the stored figures")
     ap.add_argument("--out", help="markdown file to write (default BENCHMARKS.md; with --smoke nothing unless given)")
