@@ -3,7 +3,11 @@ import GRDB
 import Logging
 
 /// The favourites: the file plus an in-memory copy of its ids, so `contains` and `count` never
-/// touch the disk.
+/// read the table.
+///
+/// Several engines may share a data directory: before each call the service asks SQLite whether
+/// another connection committed since it last looked (`PRAGMA data_version`, a header read), and
+/// reloads its copy when one did; `takeOutsideChange()` then tells the caller to announce it.
 ///
 /// The file is opened on first use, off the cooperative pool. Mutations run one at a time and
 /// write the database first (one durable transaction); the set changes only after the commit, so
@@ -27,6 +31,7 @@ public actor FavoritesService {
         var store: FavoritesStore
         var recovery: FavoritesRecovery?
         var ids: Set<Int64>
+        var version: Int
     }
 
     private let directory: URL
@@ -35,6 +40,10 @@ public actor FavoritesService {
     private var opening: Task<Opened, any Error>?
     private var ids: Set<Int64> = []
     private var recovery: FavoritesRecovery?
+    /// `data_version` when `ids` was last in step with the file.
+    private var dataVersion = 0
+    /// Set when a reload found another engine's change, until a caller takes it.
+    private var outsideChange = false
     private var mutating = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
@@ -50,25 +59,33 @@ public actor FavoritesService {
     public func recordedRecovery() -> FavoritesRecovery? { recovery }
 
     public func contains(_ id: Int64) async throws -> Bool {
-        try await open()
+        try await openInStep()
         return ids.contains(id)
     }
 
     public func contains(_ ids: [Int64]) async throws -> [Int64: Bool] {
-        try await open()
+        try await openInStep()
         var found: [Int64: Bool] = [:]
         for id in ids { found[id] = self.ids.contains(id) }
         return found
     }
 
     public func count() async throws -> Int {
-        try await open()
+        try await openInStep()
+        return ids.count
+    }
+
+    /// The number of favourites when another engine changed them since the last call that
+    /// looked, once; nil otherwise. Methods announce it with `favorites/didChange`.
+    public func takeOutsideChange() -> Int? {
+        guard outsideChange else { return nil }
+        outsideChange = false
         return ids.count
     }
 
     /// Every favourite, most recent first.
     public func rows() async throws -> [FavoritesStore.Row] {
-        let store = try await open()
+        let store = try await openInStep()
         return try await storage { try await store.rows() }
     }
 
@@ -78,7 +95,7 @@ public actor FavoritesService {
     }
 
     public func status() async throws -> Status {
-        let store = try await open()
+        let store = try await openInStep()
         let bytes = try await storage { try await store.storageBytes() }
         let directory = self.directory
         let movedAside = try await OffPool.run { FavoritesStore.movedAsideCopies(in: directory) }
@@ -151,6 +168,7 @@ public actor FavoritesService {
         let store = try await open()
         await lock()
         defer { unlock() }
+        try await syncWithFile(store)
         let apply = try await storage { try await write(store) }
         let changed = apply(&ids)
         return Change(changed: changed, count: ids.count)
@@ -172,6 +190,26 @@ public actor FavoritesService {
         }
     }
 
+    // MARK: Other engines
+
+    /// The open store, with the in-memory set in step with the file.
+    @discardableResult
+    private func openInStep() async throws -> FavoritesStore {
+        let store = try await open()
+        try await syncWithFile(store)
+        return store
+    }
+
+    /// Reloads the set when another connection committed since the last look.
+    private func syncWithFile(_ store: FavoritesStore) async throws {
+        let version = try await storage { try await store.dataVersion() }
+        guard version != dataVersion else { return }
+        let snapshot = try await storage { try await store.currentSnapshot() }
+        if snapshot.ids != ids { outsideChange = true }
+        ids = snapshot.ids
+        dataVersion = snapshot.version
+    }
+
     // MARK: Opening and errors
 
     /// The open store, opening it (once, however many callers race) on first use.
@@ -191,6 +229,7 @@ public actor FavoritesService {
             if store == nil {
                 store = opened.store
                 ids = opened.ids
+                dataVersion = opened.version
                 recovery = opened.recovery
             }
             return store!
@@ -208,8 +247,8 @@ public actor FavoritesService {
                 continuation.resume(with: Result { () throws -> Opened in
                     let (store, recovery) = try FavoritesStore.open(directory: directory, logger: logger)
                     do {
-                        let ids = try store.queue.read { db in Set(try Int64.fetchAll(db, sql: "SELECT taxon_id FROM favorites")) }
-                        return Opened(store: store, recovery: recovery, ids: ids)
+                        let (ids, version) = try store.snapshot()
+                        return Opened(store: store, recovery: recovery, ids: ids, version: version)
                     } catch {
                         logger.error("cannot read favourites: \(error)")
                         throw FavoritesError.unavailable("the favourites database cannot be read")

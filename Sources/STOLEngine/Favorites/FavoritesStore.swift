@@ -277,6 +277,26 @@ public final class FavoritesStore: Sendable {
         try await queue.read { db in Set(try Int64.fetchAll(db, sql: "SELECT taxon_id FROM favorites")) }
     }
 
+    /// SQLite's `data_version` on this store's connection: it changes when another connection
+    /// (another engine on the same data directory) commits a change, never for this one's own.
+    public func dataVersion() async throws -> Int {
+        try await queue.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+
+    /// Every id and the `data_version` they were read at, in one read.
+    func snapshot() throws -> (ids: Set<Int64>, version: Int) {
+        try queue.read { db in
+            (Set(try Int64.fetchAll(db, sql: "SELECT taxon_id FROM favorites")), try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0)
+        }
+    }
+
+    /// `snapshot()` without blocking the caller's thread.
+    func currentSnapshot() async throws -> (ids: Set<Int64>, version: Int) {
+        try await queue.read { db in
+            (Set(try Int64.fetchAll(db, sql: "SELECT taxon_id FROM favorites")), try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0)
+        }
+    }
+
     /// Every favourite, most recent first; adds within the same millisecond by taxon id.
     public func rows() async throws -> [Row] {
         try await queue.read { db in

@@ -70,9 +70,16 @@ enum FavoritesMethods {
         enum CodingKeys: String, CodingKey { case count, bytes, recovery, movedAside }
     }
 
-    /// Tells every open view to refresh, when something changed.
-    static func announce(_ change: FavoritesService.Change, _ ctx: RequestContext) {
-        if change.changed { ctx.notify("favorites/didChange", .object(["count": .integer(change.count)])) }
+    /// Tells every open view to refresh, when something changed (here, or in another engine on
+    /// the same data directory since this engine last looked).
+    static func announce(_ change: FavoritesService.Change, _ ctx: RequestContext, _ favorites: FavoritesService) async {
+        let outside = await favorites.takeOutsideChange()
+        if change.changed || outside != nil { ctx.notify("favorites/didChange", .object(["count": .integer(change.count)])) }
+    }
+
+    /// Announces a change another engine made, found by a read.
+    static func announceOutside(_ ctx: RequestContext, _ favorites: FavoritesService) async {
+        if let count = await favorites.takeOutsideChange() { ctx.notify("favorites/didChange", .object(["count": .integer(count)])) }
     }
 
     static func register(in table: inout MethodTable, engine: Engine) {
@@ -82,46 +89,55 @@ enum FavoritesMethods {
             let id = try Params.taxonID(p.taxonId, field: "taxonId")
             let available = try await FavoritesListing.isAvailable(id, in: await engine.databases.current())
             let change = try await favorites.add(id)
-            announce(change, ctx)
+            await announce(change, ctx, favorites)
             return AddResult(added: change.changed, available: available)
         }
         table.on("favorites/remove", ordered: true) { (p: IDsParams, ctx) in
             let (ids, _) = try p.validated()
             let (removed, change) = try await favorites.remove(ids)
-            announce(change, ctx)
+            await announce(change, ctx, favorites)
             return ["removed": removed]
         }
         table.on("favorites/toggle", ordered: true) { (p: IDParams, ctx) in
             let id = try Params.taxonID(p.taxonId, field: "taxonId")
             let available = try await FavoritesListing.isAvailable(id, in: await engine.databases.current())
             let (isFavorite, change) = try await favorites.toggle(id)
-            announce(change, ctx)
+            await announce(change, ctx, favorites)
             return ToggleResult(isFavorite: isFavorite, available: available)
         }
         table.on("favorites/clear", ordered: true) { (_: NoParams, ctx) in
             let (removed, change) = try await favorites.clear()
-            announce(change, ctx)
+            await announce(change, ctx, favorites)
             return ["removed": removed]
         }
-        table.on("favorites/contains") { (p: IDsParams, _) -> JSONValue in
+        table.on("favorites/contains") { (p: IDsParams, ctx) -> JSONValue in
             let (ids, single) = try p.validated()
-            if single { return .object(["isFavorite": .bool(try await favorites.contains(ids[0]))]) }
+            if single {
+                let isFavorite = try await favorites.contains(ids[0])
+                await announceOutside(ctx, favorites)
+                return .object(["isFavorite": .bool(isFavorite)])
+            }
             let found = try await favorites.contains(ids)
+            await announceOutside(ctx, favorites)
             return .object(["favorites": .object(found.sorted { $0.key < $1.key }.map { (key: String($0.key), value: .bool($0.value)) })])
         }
-        table.on("favorites/count") { (_: NoParams, _) in
-            ["count": try await favorites.count()]
+        table.on("favorites/count") { (_: NoParams, ctx) in
+            let count = try await favorites.count()
+            await announceOutside(ctx, favorites)
+            return ["count": count]
         }
         table.on("favorites/storageBytes") { (_: NoParams, _) in
             ["bytes": try await favorites.storageBytes()]
         }
-        table.on("favorites/status") { (_: NoParams, _) in
+        table.on("favorites/status") { (_: NoParams, ctx) in
             let status = try await favorites.status()
+            await announceOutside(ctx, favorites)
             return Status(count: status.count, bytes: status.bytes, recovery: status.recovery, movedAside: status.movedAside)
         }
-        table.on("favorites/list") { (p: ListParams, _) in
+        table.on("favorites/list") { (p: ListParams, ctx) in
             let (sort, lang) = try p.validated()
             let rows = try await favorites.rows()
+            await announceOutside(ctx, favorites)
             return ["favorites": try await FavoritesListing.entries(rows, in: await engine.databases.current(), lang: lang, sort: sort)]
         }
         table.on("favorites/export") { (p: ListParams, _) in

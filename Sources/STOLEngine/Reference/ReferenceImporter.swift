@@ -31,6 +31,8 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
     case settingsUnwritable(String)
     /// The reference database file could not be deleted.
     case deleteFailed(String)
+    /// Another engine on the same data directory is importing, switching or deleting now.
+    case busyInAnotherProcess
 
     public static let code = -32020
 
@@ -50,6 +52,7 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
         case .referenceMissing: "referenceMissing"
         case .settingsUnwritable: "settingsUnwritable"
         case .deleteFailed: "deleteFailed"
+        case .busyInAnotherProcess: "busyInAnotherProcess"
         }
     }
 
@@ -69,6 +72,7 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
         case .referenceMissing: "no reference database has been imported"
         case .settingsUnwritable(let d): "the settings could not be saved, so nothing was switched: \(d)"
         case .deleteFailed(let d): "the reference database could not be deleted: \(d)"
+        case .busyInAnotherProcess: "another engine using the same data directory is importing or switching databases; try again when it is done"
         }
     }
 
@@ -83,7 +87,7 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
         case .databaseCorrupt(let d): return .kind(code, kind, description, ["detail": .string(d)])
         case .importFailed(let d), .settingsUnwritable(let d), .deleteFailed(let d): return .kind(code, kind, description, ["detail": .string(d)])
         case .cancelled: return .cancelled
-        case .checksumMismatch, .signatureInvalid, .importAlreadyInProgress, .referenceMissing: return .kind(code, kind, description)
+        case .checksumMismatch, .signatureInvalid, .importAlreadyInProgress, .referenceMissing, .busyInAnotherProcess: return .kind(code, kind, description)
         }
     }
 }

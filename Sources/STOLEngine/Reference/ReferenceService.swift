@@ -64,6 +64,15 @@ public actor ReferenceService {
 
     public var referenceAvailable: Bool { FileManager.default.fileExists(atPath: referenceURL.path) }
 
+    /// The cross-process lock for an import, switch or delete; refused at once when another
+    /// engine on the same data directory holds it.
+    private func lockDataDirectory() throws(ReferenceError) -> DataDirectoryLock {
+        let held: DataDirectoryLock?
+        do { held = try DataDirectoryLock.tryAcquire(in: dataDirectory) } catch { throw .importFailed("\(error)") }
+        guard let held else { throw .busyInAnotherProcess }
+        return held
+    }
+
     /// Whether an import is running (a signal or shutdown then cancels it).
     public var importRunning: Bool { job != nil }
 
@@ -77,6 +86,8 @@ public actor ReferenceService {
     /// The whole import flow; returns the database now active.
     public func importDatabase(from source: URL, report: @escaping ReferenceImporter.Report) async throws(ReferenceError) -> TaxonomyDatabase {
         guard job == nil else { throw .importAlreadyInProgress }
+        let held = try lockDataDirectory()
+        defer { withExtendedLifetime(held) {} }
         let job = ImportJob()
         self.job = job
         defer { self.job = nil }
@@ -144,6 +155,8 @@ public actor ReferenceService {
     /// Makes the imported reference database active; `switched` is false when it already was.
     public func activate() async throws(ReferenceError) -> (database: TaxonomyDatabase, switched: Bool) {
         guard job == nil else { throw .importAlreadyInProgress }
+        let held = try lockDataDirectory()
+        defer { withExtendedLifetime(held) {} }
         let current = await provider.current()
         if current.source == .reference { return (current, false) }
         guard referenceAvailable else { throw .referenceMissing }
@@ -163,6 +176,8 @@ public actor ReferenceService {
     /// still reading it keep their open connection until they finish).
     public func deactivate(delete: Bool) async throws(ReferenceError) -> (database: TaxonomyDatabase, switched: Bool) {
         guard job == nil else { throw .importAlreadyInProgress }
+        let held = try lockDataDirectory()
+        defer { withExtendedLifetime(held) {} }
         let current = await provider.current()
         if current.source == .reference || settings.referenceActive {
             do { try settings.setReferenceActive(false) } catch { throw .settingsUnwritable("\(error)") }
