@@ -285,16 +285,16 @@ public final class FavoritesStore: Sendable {
 
     /// Every id and the `data_version` they were read at, in one read.
     func snapshot() throws -> (ids: Set<Int64>, version: Int) {
-        try queue.read { db in
-            (Set(try Int64.fetchAll(db, sql: "SELECT taxon_id FROM favorites")), try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0)
-        }
+        try queue.read(Self.snapshot)
     }
 
     /// `snapshot()` without blocking the caller's thread.
     func currentSnapshot() async throws -> (ids: Set<Int64>, version: Int) {
-        try await queue.read { db in
-            (Set(try Int64.fetchAll(db, sql: "SELECT taxon_id FROM favorites")), try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0)
-        }
+        try await queue.read(Self.snapshot)
+    }
+
+    private static func snapshot(_ db: Database) throws -> (ids: Set<Int64>, version: Int) {
+        (Set(try Int64.fetchAll(db, sql: "SELECT taxon_id FROM favorites")), try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0)
     }
 
     /// Every favourite, most recent first; adds within the same millisecond by taxon id.
