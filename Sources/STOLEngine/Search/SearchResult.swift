@@ -4,6 +4,8 @@ import STOLRPC
 public struct SearchResult: Codable, Sendable, Equatable {
     public var id: Int64
     public var scientificName: String
+    /// Present when another taxon has the same scientific name (`Morus (genus in Aves)`).
+    public var disambiguation: Disambiguation? = nil
     public var preferredCommonName: String?
     /// The name that matched: may be a common name or a synonym.
     public var matchedName: String
@@ -28,6 +30,7 @@ extension SearchResult: JSONWritable {
     public func writeJSON(into out: inout [UInt8]) {
         JSONObject.write(into: &out) { o in
             o.member("conservationStatus", ifPresent: conservationStatus?.rawValue)
+            o.member("disambiguation", ifPresent: disambiguation)
             o.member("editDistance", ifPresent: editDistance)
             o.member("id", id)
             o.member("matchTier", ifPresent: matchTier)

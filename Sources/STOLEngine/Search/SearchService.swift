@@ -326,13 +326,14 @@ public struct SearchService: Sendable {
         var args = filter.arguments
         args["limit"] = options.limit
         args["offset"] = options.offset
-        let taxa = try Row.fetchAll(db, sql: select + " \(conditions) ORDER BY t.scientific_name, t.id LIMIT :limit OFFSET :offset",
+        var taxa = try Row.fetchAll(db, sql: select + " \(conditions) ORDER BY t.scientific_name, t.id LIMIT :limit OFFSET :offset",
             arguments: TaxonomyStore.arguments(options.lang, args)).map(TaxonomyStore.taxon(from:))
+        try Homonyms.disambiguate(&taxa, in: db)
         let counted = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM taxa t \(conditions) LIMIT \(listingCap + 1))",
             arguments: StatementArguments(filter.arguments)) ?? 0
         let results = taxa.map { taxon in
             SearchResult(
-                id: taxon.id, scientificName: taxon.scientificName, preferredCommonName: taxon.preferredCommonName,
+                id: taxon.id, scientificName: taxon.scientificName, disambiguation: taxon.disambiguation, preferredCommonName: taxon.preferredCommonName,
                 matchedName: taxon.scientificName, matchType: "scientific", matchTier: nil, matchedLang: nil,
                 rank: taxon.rank, conservationStatus: taxon.conservationStatus, status: taxon.status, relevanceScore: 0)
         }
@@ -348,10 +349,10 @@ public struct SearchService: Sendable {
         let ids = hits.map(\.taxonID)
         let placeholders = ids.map { String($0) }.joined(separator: ",")
         var taxa: [Int64: Taxon] = [:]
-        for row in try Row.fetchAll(db, sql: select + " WHERE t.id IN (\(placeholders))", arguments: TaxonomyStore.arguments(lang)) {
-            let taxon = TaxonomyStore.taxon(from: row)
-            taxa[taxon.id] = taxon
-        }
+        var fetched = try Row.fetchAll(db, sql: select + " WHERE t.id IN (\(placeholders))", arguments: TaxonomyStore.arguments(lang))
+            .map(TaxonomyStore.taxon(from:))
+        try Homonyms.disambiguate(&fetched, in: db)
+        for taxon in fetched { taxa[taxon.id] = taxon }
         // Names of all-names hits, to say which one matched.
         var namesByTaxon: [Int64: [(name: String, folded: String, type: String, lang: String?)]] = [:]
         let unresolved = hits.filter { $0.name == nil }.map { String($0.taxonID) }
@@ -386,7 +387,7 @@ public struct SearchService: Sendable {
                 }
             }
             return SearchResult(
-                id: taxon.id, scientificName: taxon.scientificName, preferredCommonName: taxon.preferredCommonName,
+                id: taxon.id, scientificName: taxon.scientificName, disambiguation: taxon.disambiguation, preferredCommonName: taxon.preferredCommonName,
                 matchedName: name, matchType: hit.tier == .fuzzy ? "fuzzy" : type,
                 matchedNameType: hit.tier == .fuzzy ? type : nil, editDistance: hit.editDistance,
                 matchTier: hit.tier.rawValue, matchedLang: nameLang,
