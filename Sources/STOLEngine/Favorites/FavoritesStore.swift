@@ -146,7 +146,7 @@ public final class FavoritesStore: Sendable {
         }
     }
 
-    /// Makes an empty favourites database beside `url`, then renames it into place.
+    /// Makes an empty favourites database beside `url`, then links it into place.
     private static func create(_ url: URL) throws {
         let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).new-\(UUID().uuidString)")
         defer { for extra in ["", "-journal"] { unlink(temp.path + extra) } }
@@ -157,7 +157,12 @@ public final class FavoritesStore: Sendable {
             return .commit
         }
         try queue.close()
-        guard rename(temp.path, url.path) == 0 else {
+        // link, not rename: when another engine on the same data directory made the file first,
+        // its file (which it may already be writing) is kept, never replaced by this empty one.
+        if link(temp.path, url.path) == 0 || errno == EEXIST { return }
+        // A file system without hard links.
+        guard !OwnedPath.exists(url), rename(temp.path, url.path) == 0 else {
+            if OwnedPath.exists(url) { return }
             throw FavoritesError.unavailable("cannot create the favourites database: \(String(cString: strerror(errno)))")
         }
     }
