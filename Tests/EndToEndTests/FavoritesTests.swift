@@ -109,6 +109,20 @@ import Testing
         #expect(await engine.result("favorites/count") == .object(["count": 0]))
     }
 
+    /// The two genera named Morus (mulberries and gannets, both in the embedded database) are told
+    /// apart in the list, and only they carry a disambiguation.
+    @Test func homonymsInTheListCarryTheirDisambiguation() async throws {
+        let engine = try EngineProcess()
+        let gannet: Int64 = 3_887_965_843_785_709, mulberry: Int64 = 1_883_078_841_168_335
+        let leo = try #require(await engine.result("search/query", .object(["query": "Panthera leo", "limit": 1]))?["results"]?.arrayValue?.first?["id"]?.int64Value)
+        for id in [gannet, mulberry, leo] { _ = await engine.result("favorites/add", .object(["taxonId": .integer(id)])) }
+        let list = await engine.result("favorites/list", .object(["sort": "scientific"]))?["favorites"]?.arrayValue ?? []
+        let byID = Dictionary(uniqueKeysWithValues: list.compactMap { entry in entry["taxonId"]?.int64Value.map { ($0, entry) } })
+        #expect(byID[gannet]?["disambiguation"]?["display"] == "Morus (genus in Aves)", "\(list)")
+        #expect(byID[mulberry]?["disambiguation"]?["display"] == "Morus (genus in Magnoliopsida)")
+        #expect(byID[leo]?["scientificName"] == "Panthera leo" && byID[leo]?["disambiguation"] == nil)
+    }
+
     @Test func theFileHoldsOnlyTaxonIdsAndTimes() async throws {
         let engine = try engine()
         _ = await engine.result("favorites/add", .object(["taxonId": 7]))

@@ -21,6 +21,8 @@ public struct FavoriteEntry: Encodable, Sendable, Equatable {
     public var commonName: String?
     public var rank: Rank?
     public var conservationStatus: ConservationStatus?
+    /// Present when another taxon of the active database has the same scientific name.
+    public var disambiguation: Disambiguation?
 }
 
 /// Resolving, sorting and exporting favourites.
@@ -32,7 +34,7 @@ enum FavoritesListing {
 
     /// `rows` with their display fields from `database`, in `sort` order.
     static func entries(_ rows: [FavoritesStore.Row], in database: TaxonomyDatabase, lang: String, sort: FavoritesSort) async throws -> [FavoriteEntry] {
-        var taxa: [Int64: Taxon] = [:]
+        var taxa: [Int64: (taxon: Taxon, disambiguation: Disambiguation?)] = [:]
         let ids = rows.map(\.taxonID)
         for start in stride(from: 0, to: ids.count, by: 500) {
             let chunk = Array(ids[start..<min(start + 500, ids.count)])
@@ -42,15 +44,18 @@ enum FavoritesListing {
                 let list = chunk.indices.map { ":i\($0)" }.joined(separator: ",")
                 return try GRDB.Row.fetchAll(db, sql: TaxonomyStore.selectTaxon(in: database) + " WHERE t.id IN (\(list))", arguments: TaxonomyStore.arguments(lang, values))
                     .map(TaxonomyStore.taxon(from:))
+                    .map { taxon in
+                        (taxon, try Homonyms.disambiguation(id: taxon.id, scientificName: taxon.scientificName, rank: taxon.rank, in: db))
+                    }
             }
-            for taxon in found { taxa[taxon.id] = taxon }
+            for entry in found { taxa[entry.0.id] = entry }
         }
         let entries = rows.map { row in
-            let taxon = taxa[row.taxonID]
+            let found = taxa[row.taxonID], taxon = found?.taxon
             return FavoriteEntry(
                 taxonId: row.taxonID, createdAt: row.createdAt, available: taxon != nil,
                 scientificName: taxon?.scientificName, commonName: taxon?.preferredCommonName,
-                rank: taxon?.rank, conservationStatus: taxon?.conservationStatus)
+                rank: taxon?.rank, conservationStatus: taxon?.conservationStatus, disambiguation: found?.disambiguation)
         }
         return sorted(entries, by: sort)
     }
