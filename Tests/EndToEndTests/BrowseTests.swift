@@ -31,6 +31,21 @@ import Testing
         #expect((info?["sizeBytes"]?.int64Value ?? 0) > 0)
     }
 
+    /// `database/languages` counts the embedded database's common names per language, as the
+    /// names table holds them, most names first.
+    @Test func languagesAreCountedFromTheNames() async throws {
+        let engine = try EngineProcess()
+        let languages = await engine.result("database/languages")?["languages"]?.arrayValue ?? []
+        let embedded = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let expected = try SQLiteCLI.run(embedded, """
+            SELECT lang || '|' || count(*) || '|' || count(DISTINCT taxon_id) FROM names
+            WHERE name_type IN ('common', 'vernacular') GROUP BY lang ORDER BY count(*) DESC, lang
+            """)
+        #expect(languages.map { "\($0["lang"]?.stringValue ?? "")|\($0["names"]?.int64Value ?? -1)|\($0["taxa"]?.int64Value ?? -1)" } == expected)
+        let tags = Set(languages.compactMap { $0["lang"]?.stringValue })
+        #expect(tags.isSuperset(of: ["en", "es", "fr", "de"]), "\(tags)")
+    }
+
     @Test func rootsChildrenAndAncestors() async throws {
         let engine = try engine()
         let roots = await engine.result("taxon/roots")?["roots"]?.arrayValue ?? []

@@ -25,6 +25,8 @@ public final class TaxonomyDatabase: Sendable {
     private let readers: [DatabaseQueue]
     private let busy: Locked<[Int]>
     private let damageFound = Locked<DatabaseDamage?>(nil)
+    /// `languages()`, once read.
+    let languagesCache = Locked<[DatabaseLanguage]?>(nil)
 
     /// The damage a read of this database ran into, if any (reported by `database/info`).
     public var damage: DatabaseDamage? { damageFound.withLock { $0 } }

@@ -73,6 +73,9 @@ enum BrowseMethods {
         table.on("database/info") { (_: NoParams, _) in
             await databaseInfo(await engine.databases.current(), engine: engine)
         }
+        table.on("database/languages") { (_: NoParams, _) in
+            ["languages": try await engine.databases.current().languages()]
+        }
         table.on("taxon/get") { (p: IDParams, _) in
             try await engine.store().taxon(try Params.taxonID(p.id), lang: try Params.language(p.lang))
         }

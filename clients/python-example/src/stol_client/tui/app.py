@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
 from ..client import Call, EngineClient
-from ..errors import EngineExited, StolClientError
+from ..errors import EngineExited, MethodNotFound, StolClientError
 from .base import EnginePane, guarded
 from .compare_pane import ComparePane
 from .detail_screen import DetailScreen
@@ -266,8 +266,16 @@ class BrowserApp(App):
     @work(group="languages")
     @guarded
     async def probe_languages(self) -> None:
-        """Learn which languages the database has names in, from the details of the taxa near
-        the roots (the engine has no method that lists them)."""
+        """Learn which languages the database has common names in: ``database/languages``, or,
+        from an engine without that method, the details of the taxa near the roots."""
+        try:
+            listed = (await self.call("database/languages")).get("languages", [])
+        except MethodNotFound:  # an older engine: fall back to looking at names
+            listed = None
+        if listed is not None:
+            self.note_languages(entry.get("lang") for entry in listed)
+            self._languages_probed = True
+            return
         roots = (await self.call("taxon/roots")).get("roots", [])
         pages = await asyncio.gather(*(self.call("taxon/children", id=r["id"], limit=20)
                                        for r in roots))

@@ -1,0 +1,28 @@
+import GRDB
+
+/// One language a database has common names in.
+public struct DatabaseLanguage: Codable, Sendable, Equatable {
+    /// The BCP-47 tag as stored (`en`, `es`, `de`, …).
+    public var lang: String
+    /// How many common names are in it.
+    public var names: Int
+    /// How many taxa have at least one of them.
+    public var taxa: Int
+}
+
+extension TaxonomyDatabase {
+    /// The languages of the database's common names, most names first (then by tag). Read once
+    /// per opened database: the file never changes.
+    public func languages() async throws -> [DatabaseLanguage] {
+        if let cached = languagesCache.withLock({ $0 }) { return cached }
+        let found = try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT lang, count(*), count(DISTINCT taxon_id) FROM names
+                WHERE name_type IN ('common', 'vernacular') AND typeof(lang) = 'text'
+                GROUP BY lang ORDER BY count(*) DESC, lang
+                """).map { DatabaseLanguage(lang: $0[0], names: $0[1], taxa: $0[2]) }
+        }
+        languagesCache.withLock { $0 = found }
+        return found
+    }
+}
