@@ -246,6 +246,19 @@ async def test_clean_close(start_engine):
         await client.call("ping")
 
 
+async def test_close_cancels_what_is_still_running(start_engine):
+    """The engine answers shutdown only after every earlier request, so close() cancels a long
+    request first: it ends with -32800 and closing does not wait it out."""
+    client = await start_engine()
+    slow = await client.request("test/sleep", {"ms": 20000})
+    await asyncio.sleep(0.2)
+    t0 = time.monotonic()
+    assert await client.close() == 0
+    assert time.monotonic() - t0 < 4
+    with pytest.raises((RequestCancelled, EngineExited)):
+        await slow
+
+
 async def test_context_manager_closes(start_engine):
     async with start_engine() as client:
         await client.ping()

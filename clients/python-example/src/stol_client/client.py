@@ -535,7 +535,8 @@ class EngineClient:
     # -- closing -----------------------------------------------------------------------------
 
     async def close(self, timeout: float = 5.0) -> Optional[int]:
-        """Send ``shutdown`` then ``exit``, close stdin and wait for the engine to exit.
+        """Cancel requests still running, send ``shutdown`` then ``exit``, close stdin and wait
+        for the engine to exit.
 
         If it has not exited after ``timeout`` seconds it is sent SIGTERM, and SIGKILL two
         seconds later as a last resort. Returns the exit status (0 after a clean shutdown).
@@ -548,6 +549,14 @@ class EngineClient:
     async def _close(self, timeout: float) -> Optional[int]:
         proc = self.process
         if self.is_running:
+            # The engine answers shutdown only after every earlier request: cancel what is
+            # still running (an import, a slow search) so closing does not wait it out.
+            for pending in list(self._pending.values()):
+                if not pending.done():
+                    try:
+                        pending._send_cancel()
+                    except (EngineExited, OSError) as e:
+                        log.debug("cancel before shutdown failed: %r", e)
             try:
                 await self.call("shutdown", timeout=timeout)
             except (EngineError, EngineExited, asyncio.TimeoutError, OSError) as e:
