@@ -90,6 +90,9 @@ public final class ScratchDirectory: Sendable {
                 defer { close(fd) }
                 // Held by a running engine: not ours to touch.
                 guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+            } else if isRecent(url) {
+                // Another engine may have just made it and not yet locked it.
+                continue
             }
             removed += removeOwnFiles(in: url, keepingLock: false).map { "\(name)/\($0)" }
             if rmdir(url.path) == 0 { removed.append(name) }
@@ -141,6 +144,12 @@ public final class ScratchDirectory: Sendable {
             if unlinkat(dirFD, name, 0) == 0 { removed.append(name) }
         }
         return removed
+    }
+
+    /// Modified within the last minute.
+    private static func isRecent(_ url: URL) -> Bool {
+        guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date else { return false }
+        return Date().timeIntervalSince(modified) < 60
     }
 
     private static func entries(of directory: URL) -> [String] {
