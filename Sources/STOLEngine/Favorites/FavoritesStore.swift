@@ -100,7 +100,7 @@ public final class FavoritesStore: Sendable {
 
     /// Opens `url`, checks version and integrity, leaves the file in rollback-journal mode and
     /// migrates. Throws `Damage` for a file that is not a healthy favourites database, and leaves a
-    /// newer file untouched. A missing file is made under another name and renamed into place,
+    /// newer file untouched. A missing file is made under another name and linked into place,
     /// so a zero-length `favorites.sqlite` is never the engine's own doing.
     static func openChecked(_ url: URL, logger: Logger) throws -> FavoritesStore {
         if OwnedPath.isSymbolicLink(url) { throw Damage(reason: "the favourites file is a symbolic link") }
