@@ -14,7 +14,7 @@ import Testing
     @Test func pipelinedShutdownAndExitWaitForTheRequestsBeforeThem() async throws {
         let log = Locked<[String]>([])
         var methods = MethodTable.conformanceMethods()
-        methods.on("test/write", ordered: true) { (params: [String: String], _) in
+        methods.on("test/write", ordering: .writes("state")) { (params: [String: String], _) in
             try await Task.sleep(for: .milliseconds(200))
             log.withLock { $0.append(params["name"] ?? "?") }
             return EmptyResult()
@@ -31,7 +31,7 @@ import Testing
             """)
         var order: [JSONValue] = []
         var answers: [JSONValue: JSONValue] = [:]
-        while let message = await h.next(timeout: .seconds(5)) {
+        for message in await h.remaining() {
             guard let id = message["id"] else { continue }
             order.append(id)
             answers[id] = message
@@ -61,7 +61,7 @@ import Testing
         h.send(#"[{"jsonrpc":"2.0","id":1,"method":"shutdown"},{"jsonrpc":"2.0","id":2,"method":"test/sleep","params":{"ms":200}},{"jsonrpc":"2.0","method":"exit"},{"jsonrpc":"2.0","id":3,"method":"ping"}]"#)
         h.send(#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#)
         var messages: [JSONValue] = []
-        while let message = await h.next(timeout: .seconds(3)) { messages.append(message) }
+        messages = await h.remaining()
         #expect(await h.exitCode.value == 0)
         #expect(messages.count == 1, "\(messages)")
         let batch = messages.first?.arrayValue ?? []
@@ -80,7 +80,7 @@ import Testing
         #expect(await h.next()?["id"] == .number("4"))
         h.server.stop(code: 0, reason: "test")
         var answers: [JSONValue] = []
-        while let message = await h.next(timeout: .seconds(5)) { answers.append(message) }
+        answers = await h.remaining()
         #expect(await h.exitCode.value == 0)
         #expect(answers.count == 2, "\(answers)")
         #expect(answers.contains { $0["id"] == .number("1") && $0["error"]?["code"] == .number("-32800") })

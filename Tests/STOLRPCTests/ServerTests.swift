@@ -16,7 +16,7 @@ import Testing
         h.send(#"{"jsonrpc":"2.0","id":7,"method":"test/sleep","params":{"ms":30000}}"#)
         h.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":99}}"#)
         h.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":7}}"#)
-        let response = await h.next(timeout: .seconds(5))
+        let response = await h.next(timeout: .seconds(25))
         #expect(response?["id"] == .number("7"))
         #expect(response?["error"]?["code"] == .number("-32800"))
         h.send(#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#)
@@ -35,7 +35,7 @@ import Testing
         let h = ServerHarness(methods: methods)
         h.send(#"{"jsonrpc":"2.0","id":3,"method":"test/interruptible"}"#)
         h.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":3}}"#)
-        let response = await h.next(timeout: .seconds(5))
+        let response = await h.next(timeout: .seconds(25))
         #expect(response?["id"] == .number("3"))
         #expect(response?["error"]?["code"] == .number("-32800"))
     }
@@ -127,12 +127,12 @@ import Testing
     @Test func orderedMethodsRunInArrivalOrder() async throws {
         let log = Locked<[String]>([])
         var methods = MethodTable()
-        methods.on("slowWrite", ordered: true) { (_: NoParams, _) in
+        methods.on("slowWrite", ordering: .writes("state")) { (_: NoParams, _) in
             try await Task.sleep(for: .milliseconds(300))
             log.withLock { $0.append("slow") }
             return EmptyResult()
         }
-        methods.on("fastWrite", ordered: true) { (_: NoParams, _) in
+        methods.on("fastWrite", ordering: .writes("state")) { (_: NoParams, _) in
             log.withLock { $0.append("fast") }
             return EmptyResult()
         }
@@ -142,6 +142,59 @@ import Testing
         #expect(await h.next()?["id"] == .number("1"))
         #expect(await h.next()?["id"] == .number("2"))
         #expect(log.withLock { $0 } == ["slow", "fast"])
+    }
+
+    /// A read of a resource waits for the writes read before it, and for nothing else: a read of
+    /// another resource, and a write of another resource, are answered first.
+    @Test func readsWaitForEarlierWritesOfTheirResourceOnly() async throws {
+        let value = Locked(0)
+        var methods = MethodTable()
+        methods.on("slowSet", ordering: .writes("a")) { (_: NoParams, _) in
+            try await Task.sleep(for: .milliseconds(400))
+            value.withLock { $0 = 42 }
+            return EmptyResult()
+        }
+        methods.on("getA", ordering: .reads("a")) { (_: NoParams, _) in
+            JSONValue.integer(value.withLock { $0 })
+        }
+        methods.on("getB", ordering: .reads("b")) { (_: NoParams, _) in
+            JSONValue.integer(-1)
+        }
+        methods.on("setB", ordering: .writes("b")) { (_: NoParams, _) in
+            EmptyResult()
+        }
+        let h = ServerHarness(methods: methods)
+        h.send(#"{"jsonrpc":"2.0","id":1,"method":"slowSet"}"#)
+        h.send(#"{"jsonrpc":"2.0","id":2,"method":"getA"}"#)
+        h.send(#"{"jsonrpc":"2.0","id":3,"method":"getB"}"#)
+        h.send(#"{"jsonrpc":"2.0","id":4,"method":"setB"}"#)
+        var answers: [JSONValue] = []
+        for _ in 0..<4 { if let line = await h.next() { answers.append(line) } }
+        let order = answers.compactMap { $0["id"]?.int64Value }
+        #expect(order.count == 4)
+        #expect(Set(order.prefix(2)) == [3, 4], "the b requests do not wait for the write of a: \(order)")
+        #expect(order.suffix(2) == [1, 2], "the read of a follows the write read before it: \(order)")
+        #expect(answers.first { $0["id"] == .number("2") }?["result"] == .number("42"))
+    }
+
+    /// A write waits for the reads read before it, so a read never sees a later write.
+    @Test func writesWaitForEarlierReadsOfTheirResource() async throws {
+        let value = Locked(0)
+        var methods = MethodTable()
+        methods.on("slowGet", ordering: .reads("a")) { (_: NoParams, _) in
+            try await Task.sleep(for: .milliseconds(300))
+            return JSONValue.integer(value.withLock { $0 })
+        }
+        methods.on("set", ordering: .writes("a")) { (_: NoParams, _) in
+            value.withLock { $0 = 7 }
+            return EmptyResult()
+        }
+        let h = ServerHarness(methods: methods)
+        h.send(#"{"jsonrpc":"2.0","id":1,"method":"slowGet"}"#)
+        h.send(#"{"jsonrpc":"2.0","id":2,"method":"set"}"#)
+        let first = await h.next()
+        #expect(first?["id"] == .number("1") && first?["result"] == .number("0"))
+        #expect(await h.next()?["id"] == .number("2"))
     }
 
     @Test func invalidParamsNameTheField() async throws {

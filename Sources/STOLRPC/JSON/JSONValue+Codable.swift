@@ -57,3 +57,7 @@ extension JSONValue: Encodable {
         init?(intValue: Int) { nil }
     }
 }
+
+extension JSONValue: JSONWritable {
+    public func writeJSON(into out: inout [UInt8]) { JSONWriter.write(self, into: &out) }
+}

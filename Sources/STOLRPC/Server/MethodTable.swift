@@ -3,8 +3,10 @@ public struct MethodTable: Sendable {
     /// A registered method.
     public struct Method: Sendable {
         public let name: String
-        /// Ordered methods (those that change state) run one at a time, in arrival order.
-        public let ordered: Bool
+        /// What its requests wait for before they run.
+        public let ordering: MethodOrdering
+        /// The contract type it was registered with, when it was (`RPCMethod`).
+        public let contract: (any RPCMethod.Type)?
         let run: @Sendable (JSONValue?, RequestContext) async throws -> [UInt8]
     }
 
@@ -12,13 +14,22 @@ public struct MethodTable: Sendable {
 
     public init() {}
 
-    /// Registers a handler whose params decode into `P` and whose result encodes from `R`.
+    /// Registers the handler of the method `M`: its params decode into `M.Params` and its result
+    /// encodes from `M.Result`.
+    public mutating func on<M: RPCMethod>(_ method: M.Type, _ handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result) {
+        methods[M.name] = Method(name: M.name, ordering: M.ordering, contract: M.self) { params, context in
+            let decoded = try ResultEncoding.decodeParams(M.Params.self, from: params)
+            return try ResultEncoding.encode(try await handler(decoded, context))
+        }
+    }
+
+    /// Registers a handler by name, without a contract type (test and conformance methods).
     public mutating func on<P: Decodable & Sendable, R: Encodable & Sendable>(
         _ name: String,
-        ordered: Bool = false,
+        ordering: MethodOrdering = .concurrent,
         _ handler: @escaping @Sendable (P, RequestContext) async throws -> R
     ) {
-        methods[name] = Method(name: name, ordered: ordered) { params, context in
+        methods[name] = Method(name: name, ordering: ordering, contract: nil) { params, context in
             let decoded = try ResultEncoding.decodeParams(P.self, from: params)
             return try ResultEncoding.encode(try await handler(decoded, context))
         }
@@ -27,10 +38,10 @@ public struct MethodTable: Sendable {
     /// Registers a handler that reads raw params (object, array or nil) and returns raw JSON.
     public mutating func onRaw(
         _ name: String,
-        ordered: Bool = false,
+        ordering: MethodOrdering = .concurrent,
         _ handler: @escaping @Sendable (JSONValue?, RequestContext) async throws -> JSONValue
     ) {
-        methods[name] = Method(name: name, ordered: ordered) { params, context in
+        methods[name] = Method(name: name, ordering: ordering, contract: nil) { params, context in
             JSONWriter.encode(try await handler(params, context))
         }
     }

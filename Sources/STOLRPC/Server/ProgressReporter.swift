@@ -4,6 +4,14 @@
 /// The fraction never goes backwards, and once the request has been answered the reporter is
 /// closed, so no progress can follow the response.
 public final class ProgressReporter: Sendable {
+    /// How progress is written on the wire.
+    public enum Notation: Sendable {
+        /// `$/progress {token, value: {kind: begin|report|end, title, message, fraction, percentage}}`.
+        case dollarProgress
+        /// MCP's `notifications/progress {progressToken, progress, total: 1, message}`.
+        case mcp
+    }
+
     private struct State {
         var begun = false
         var ended = false
@@ -13,11 +21,13 @@ public final class ProgressReporter: Sendable {
 
     /// The client's token, echoed in every notification.
     public let token: JSONValue
+    private let notation: Notation
     private let output: OutputWriter
     private let state = Locked(State())
 
-    init(token: JSONValue, output: OutputWriter) {
+    init(token: JSONValue, notation: Notation, output: OutputWriter) {
         self.token = token
+        self.notation = notation
         self.output = output
     }
 
@@ -32,7 +42,7 @@ public final class ProgressReporter: Sendable {
         var value: [(key: String, value: JSONValue)] = [("kind", "begin"), ("title", .string(title))]
         if let message { value.append(("message", .string(message))) }
         value.append(("percentage", 0))
-        output.send(notification(value))
+        output.send(notification(value, fraction: 0, message: message ?? title))
     }
 
     /// Reports how far the work has come; `fraction` is clamped to 0…1 and never decreases.
@@ -47,7 +57,7 @@ public final class ProgressReporter: Sendable {
         if let message { value.append(("message", .string(message))) }
         value.append(("fraction", .number(Self.format(clamped))))
         value.append(("percentage", .integer(Int((clamped * 100).rounded(.down)))))
-        output.sendCoalescing(notification(value), token: token)
+        output.sendCoalescing(notification(value, fraction: clamped, message: message), token: token)
     }
 
     /// Announces the end of the work.
@@ -60,7 +70,7 @@ public final class ProgressReporter: Sendable {
         guard send else { return }
         var value: [(key: String, value: JSONValue)] = [("kind", "end")]
         if let message { value.append(("message", .string(message))) }
-        output.send(notification(value))
+        output.send(notification(value, fraction: 1, message: message))
     }
 
     /// The fraction last reported.
@@ -71,9 +81,17 @@ public final class ProgressReporter: Sendable {
         state.withLock { $0.closed = true }
     }
 
-    private func notification(_ value: [(key: String, value: JSONValue)]) -> [UInt8] {
-        let params: JSONValue = .object([("token", token), ("value", .object(value))])
-        return JSONWriter.encode(.object(["jsonrpc": "2.0", "method": "$/progress", "params": params]))
+    /// The notification in this reporter's notation: `value` for `$/progress`, the fraction and
+    /// message for MCP.
+    private func notification(_ value: [(key: String, value: JSONValue)], fraction: Double, message: String?) -> [UInt8] {
+        switch notation {
+        case .dollarProgress:
+            return Envelope.notification(method: "$/progress", params: .object([("token", token), ("value", .object(value))]))
+        case .mcp:
+            var params: [(key: String, value: JSONValue)] = [("progressToken", token), ("progress", .number(Self.format(fraction))), ("total", 1)]
+            if let message { params.append(("message", .string(message))) }
+            return Envelope.notification(method: "notifications/progress", params: .object(params))
+        }
     }
 
     private static func format(_ fraction: Double) -> String {

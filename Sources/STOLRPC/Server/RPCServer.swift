@@ -8,8 +8,11 @@ import Logging
 
 /// A JSON-RPC 2.0 server over a pair of file descriptors.
 ///
-/// A dedicated thread reads and frames input; every request runs in its own task and is answered
-/// when ready, so a slow request never holds up a fast one; one writer thread owns the output.
+/// The server frames and routes. A dedicated thread reads and frames input; each request is looked
+/// up once and runs in one task, after the earlier requests its method's `MethodOrdering` names;
+/// its answer is sent when ready, so a slow request never holds up a fast one. Cancellation lives
+/// in `InFlightRegistry`, ordering in `OrderingScheduler`, envelopes in `Envelope`; one writer
+/// thread owns the output.
 public final class RPCServer: Sendable {
     /// What the server says about itself and how it bounds its resources.
     public struct Options: Sendable {
@@ -20,6 +23,16 @@ public final class RPCServer: Sendable {
         public var capabilities: JSONValue = .object(["cancellation": true, "progress": true, "batches": true])
         /// The OpenRPC document returned by `rpc.discover`, as raw JSON bytes.
         public var discoverDocument: [UInt8] = Array("{}".utf8)
+        /// Whether the server adds `LifecycleMethods` to the table. Off for a protocol that brings
+        /// its own lifecycle (MCP).
+        public var standardLifecycle = true
+        /// The notification that cancels a request, and the params member holding its id.
+        public var cancelNotification = "$/cancelRequest"
+        public var cancelIDMember = "id"
+        /// The notification that ends the server; nil when the protocol has none.
+        public var exitNotification: String? = "exit"
+        /// How progress notifications are written.
+        public var progressNotation = ProgressReporter.Notation.dollarProgress
         /// Lines longer than this are answered with an error and skipped.
         public var maxMessageBytes = 64 << 20
         /// Intake pauses while more than this many response bytes wait for the client (answers
@@ -38,28 +51,16 @@ public final class RPCServer: Sendable {
         public var parentProcessID: Int32?
 
         public init() {}
+
+        var identity: LifecycleMethods.Identity {
+            .init(serverName: serverName, serverVersion: serverVersion, protocolVersion: protocolVersion,
+                  capabilities: capabilities, discoverDocument: discoverDocument)
+        }
     }
 
-    private struct InFlight {
-        var task: Task<[UInt8]?, Never>?
-        var cancelRequested = false
-    }
-
-    /// Whether a request read from input may run.
-    private enum Admission {
-        case run
-        /// Read after `shutdown`: answered -32001.
-        case shutDown
-        /// Read after `stop`: answered -32800 without running.
-        case stopped
-    }
+    private typealias Work = Task<[UInt8]?, Never>
 
     private struct State {
-        /// Requests with an id, by id and serial, for `$/cancelRequest`.
-        var inFlight: [RequestID: [Int: InFlight]] = [:]
-        /// Every started request and notification, by serial: what `shutdown` waits for and
-        /// `stop` cancels.
-        var running: [Int: InFlight] = [:]
         var nextSerial = 0
         /// Units of work (a request line, a batch) not yet answered.
         var outstanding = 0
@@ -72,7 +73,6 @@ public final class RPCServer: Sendable {
         /// Ends the server if cancelled requests outlast `stopGracePeriod`; cancelled on finish.
         var graceTimer: Task<Void, Never>?
         var finished = false
-        var orderedTail: Task<Void, Never>?
         var watchedParent: Int32?
     }
 
@@ -80,6 +80,8 @@ public final class RPCServer: Sendable {
     private let options: Options
     private let logger: Logger
     private let state = Locked(State())
+    private let inFlight = InFlightRegistry()
+    private let scheduler = OrderingScheduler()
     private let exitCodes: AsyncStream<Int32>
     private let exitContinuation: AsyncStream<Int32>.Continuation
     private let output: OutputWriter
@@ -88,10 +90,13 @@ public final class RPCServer: Sendable {
     private let slots: DispatchSemaphore
     /// What the writer thread calls when the client closes stdout (set once `self` exists).
     private let onBrokenPipe = Locked<(@Sendable () -> Void)?>(nil)
+    private let session = Locked<SessionControls?>(nil)
 
     /// Creates a server reading requests from `input` and writing messages to `output`.
     public init(methods: MethodTable, options: Options, input: Int32, output: Int32, logger: Logger) {
-        self.methods = methods
+        var table = options.standardLifecycle ? LifecycleMethods.table(options.identity) : MethodTable()
+        table.merge(methods)
+        self.methods = table
         self.options = options
         self.logger = logger
         self.inputFD = input
@@ -101,6 +106,9 @@ public final class RPCServer: Sendable {
         self.output = OutputWriter(fd: output) { brokenPipe.withLock { $0 }?() }
         brokenPipe.withLock {
             $0 = { [weak self] in self?.stop(code: 0, reason: "the client closed its end of the protocol stream") }
+        }
+        session.withLock {
+            $0 = SessionControls(watchParent: { [weak self] pid in self?.watchParent(pid) })
         }
     }
 
@@ -131,33 +139,35 @@ public final class RPCServer: Sendable {
         return code
     }
 
+    /// Sends a notification that answers no request, such as a change another process made.
+    /// Safe from any thread; dropped once the server has finished.
+    public func notify(_ method: String, _ params: JSONValue) {
+        guard !state.withLock({ $0.finished }) else { return }
+        output.send(Envelope.notification(method: method, params: params))
+    }
+
     /// Ends serving early (a signal, a vanished parent): stops reading input, cancels every
     /// request in flight (each is still answered, -32800 unless it finishes first), and makes
     /// `run()` return `code` once they have ended, or after `Options.stopGracePeriod`.
     /// Safe from any thread, and more than once (the first code wins).
     public func stop(code: Int32, reason: String) {
-        let cancelled: (tasks: [Task<[UInt8]?, Never>], idle: Bool, code: Int32)? = state.withLock { s in
+        let decided: (idle: Bool, code: Int32)? = state.withLock { s in
             guard !s.stopping, !s.finished else { return nil }
             s.stopping = true
             if s.exitCode == nil { s.exitCode = code }
-            var tasks: [Task<[UInt8]?, Never>] = []
-            for serial in s.running.keys {
-                s.running[serial]?.cancelRequested = true
-                if let task = s.running[serial]?.task { tasks.append(task) }
-            }
-            return (tasks, s.outstanding == 0, s.exitCode ?? code)
+            return (s.outstanding == 0, s.exitCode ?? code)
         }
-        guard let cancelled else { return }
-        logger.info("stopping (\(reason)): cancelling \(cancelled.tasks.count) request(s) in flight")
-        for task in cancelled.tasks { task.cancel() }
-        if cancelled.idle {
-            finish(cancelled.code)
+        guard let decided else { return }
+        let cancelled = inFlight.cancelAll()
+        logger.info("stopping (\(reason)): cancelled \(cancelled) request(s) in flight")
+        if decided.idle {
+            finish(decided.code)
             return
         }
         let grace = options.stopGracePeriod
         let timer = Task { [self] in
             guard (try? await Task.sleep(for: grace)) != nil else { return }
-            if finish(cancelled.code) { logger.warning("requests still running \(grace) after stop; exiting anyway") }
+            if finish(decided.code) { logger.warning("requests still running \(grace) after stop; exiting anyway") }
         }
         let alreadyFinished = state.withLock { s -> Bool in
             s.graceTimer = timer
@@ -177,7 +187,7 @@ public final class RPCServer: Sendable {
             let error = RPCError.kind(
                 ErrorCode.invalidRequest, "messageTooLarge", "Message too large",
                 ["limit": .integer(options.maxMessageBytes), "size": .integer(size)])
-            output.send(Self.response(id: .null, error: error))
+            output.send(Envelope.response(id: .null, error: error))
         case .line(let bytes):
             receive(line: bytes)
         }
@@ -194,12 +204,12 @@ public final class RPCServer: Sendable {
         do {
             value = try JSONParser.parse(line)
         } catch {
-            output.send(Self.response(id: .null, error: .parseError(error)))
+            output.send(Envelope.response(id: .null, error: .parseError(error)))
             return
         }
         if case .array(let entries) = value {
             guard !entries.isEmpty else {
-                output.send(Self.response(id: .null, error: .invalidRequest("an empty batch is not a request")))
+                output.send(Envelope.response(id: .null, error: .invalidRequest("an empty batch is not a request")))
                 return
             }
             receive(batch: entries)
@@ -209,15 +219,14 @@ public final class RPCServer: Sendable {
         case .response:
             logger.debug("ignored a response from the client")
         case let .invalid(id, error):
-            output.send(Self.response(id: id, error: error))
+            output.send(Envelope.response(id: id, error: error))
         case .request(let request):
             if handleInline(request) { return }
             beginWork()
             slots.wait()
-            let task = start(request)
             let output = self.output, slots = self.slots
-            Task { [self] in
-                if let bytes = await task.value { output.send(bytes) }
+            start(request) { [self] bytes in
+                if let bytes { output.send(bytes) }
                 slots.signal()
                 endWork()
             }
@@ -233,13 +242,13 @@ public final class RPCServer: Sendable {
         }
         beginWork()
         let output = self.output, slots = self.slots
-        var parts: [Task<[UInt8]?, Never>] = []
+        var parts: [Work] = []
         entries: for entry in entries {
             switch IncomingMessage(entry) {
             case .response:
                 continue
             case let .invalid(id, error):
-                let bytes = Self.response(id: id, error: error)
+                let bytes = Envelope.response(id: id, error: error)
                 output.reserve(bytes.count)
                 parts.append(Task { bytes })
             case .request(let request):
@@ -249,12 +258,9 @@ public final class RPCServer: Sendable {
                     continue
                 }
                 slots.wait()
-                let task = start(request)
-                parts.append(Task {
-                    let bytes = await task.value
+                parts.append(start(request) { bytes in
                     slots.signal()
                     if let bytes { output.reserve(bytes.count) }
-                    return bytes
                 })
             }
         }
@@ -265,13 +271,7 @@ public final class RPCServer: Sendable {
                 if let bytes = await part.value { responses.append(bytes) }
             }
             if !responses.isEmpty {
-                var out: [UInt8] = [UInt8(ascii: "[")]
-                for (i, response) in responses.enumerated() {
-                    if i > 0 { out.append(UInt8(ascii: ",")) }
-                    out.append(contentsOf: response)
-                }
-                out.append(UInt8(ascii: "]"))
-                output.send(out)
+                output.send(Envelope.batch(responses))
                 output.release(responses.reduce(0) { $0 + $1.count })
             }
             endWork()
@@ -284,19 +284,20 @@ public final class RPCServer: Sendable {
         let error = RPCError.kind(
             ErrorCode.invalidRequest, "batchTooLarge", "Batch too large",
             ["limit": .integer(options.maxBatchEntries), "size": .integer(entries)])
-        output.send(Self.response(id: .null, error: error))
+        output.send(Envelope.response(id: .null, error: error))
     }
 
     /// Handles the messages whose effect must be immediate and ordered with input: cancellation
     /// and `exit`. Returns true when the message was consumed.
     private func handleInline(_ request: Request) -> Bool {
-        switch request.method {
-        case "$/cancelRequest":
-            guard request.isNotification else { return false }
-            if let raw = request.params?["id"], let id = RequestID(raw), raw != .null { cancel(id) }
+        guard request.isNotification else { return false }
+        if request.method == options.cancelNotification {
+            if let raw = request.params?[options.cancelIDMember], let id = RequestID(raw), raw != .null {
+                if inFlight.cancel(id: id) == 0 { logger.debug("cancel for \(id) ignored: no such request in flight") }
+            }
             return true
-        case "exit":
-            guard request.isNotification else { return false }
+        }
+        if request.method == options.exitNotification {
             // Everything read before `exit` is answered first; nothing after it is read.
             let (code, idle) = state.withLock { s -> (Int32, Bool) in
                 if s.exitCode == nil { s.exitCode = s.shutDown ? 0 : 1 }
@@ -305,97 +306,57 @@ public final class RPCServer: Sendable {
             logger.info("exit requested (code \(code))")
             if idle { finish(code) }
             return true
-        default:
-            return false
         }
+        return false
     }
 
-    /// Starts a request's task; its value is the response bytes, or nil for a notification.
-    private func start(_ request: Request) -> Task<[UInt8]?, Never> {
-        let ordered = methods[request.method]?.ordered ?? false
-        let (serial, admission, earlier) = state.withLock { s -> (Int, Admission, [Task<[UInt8]?, Never>]) in
+    /// Starts a request's one task, after what its ordering makes it wait for. The task's value is
+    /// the response bytes (nil for a notification), also handed to `deliver` when ready.
+    @discardableResult
+    private func start(_ request: Request, deliver: @escaping @Sendable ([UInt8]?) -> Void) -> Work {
+        let method = methods[request.method]
+        let ordering = method?.ordering ?? .concurrent
+        let (serial, refusal) = state.withLock { s -> (Int, RPCError?) in
             s.nextSerial += 1
-            let admission: Admission = s.stopping ? .stopped : s.shutDown ? .shutDown : .run
-            guard admission == .run else { return (s.nextSerial, admission, []) }
-            var earlier: [Task<[UInt8]?, Never>] = []
-            if request.method == "shutdown" {
-                // Decided in input order: what was read before it runs, what comes after is refused.
-                s.shutDown = true
-                earlier = s.running.values.compactMap(\.task)
-            }
-            s.running[s.nextSerial] = InFlight()
-            if let id = request.id { s.inFlight[id, default: [:]][s.nextSerial] = InFlight() }
-            return (s.nextSerial, admission, earlier)
+            if s.stopping { return (s.nextSerial, .cancelled) }
+            if s.shutDown { return (s.nextSerial, .serverShutDown) }
+            // Decided in input order: what was read before it runs, what comes after is refused.
+            if ordering.closesIntake { s.shutDown = true }
+            return (s.nextSerial, nil)
         }
-        switch admission {
-        case .stopped:
-            return Task { request.id.map { Self.response(id: $0, error: .cancelled) } }
-        case .shutDown:
-            return Task { request.id.map { Self.response(id: $0, error: .serverShutDown) } }
-        case .run:
-            break
+        if let refusal {
+            let bytes = request.id.map { Envelope.response(id: $0, error: refusal) }
+            deliver(bytes)
+            return Task { bytes }
         }
-        let task: Task<[UInt8]?, Never>
-        if ordered {
-            // Chain behind the previous ordered request so state changes apply in arrival order.
-            let previous = state.withLock { $0.orderedTail }
-            task = Task { [self] in
-                await previous?.value
-                return await execute(request, serial: serial)
-            }
-            state.withLock { $0.orderedTail = Task { _ = await task.value } }
-        } else if !earlier.isEmpty {
-            // `shutdown` answers once everything read before it has been answered.
-            task = Task { [self] in
-                for previous in earlier { _ = await previous.value }
-                return await execute(request, serial: serial)
-            }
-        } else {
-            task = Task { [self] in await execute(request, serial: serial) }
+        let waits = ordering.closesIntake ? inFlight.running : scheduler.dependencies(of: ordering)
+        inFlight.add(serial: serial, id: request.id)
+        let work = Task { [self] in
+            for earlier in waits { _ = await earlier.value }
+            let bytes = await execute(request, method: method)
+            inFlight.remove(serial: serial)
+            scheduler.finished(serial: serial, ordering: ordering)
+            deliver(bytes)
+            return bytes
         }
-        let cancelNow = state.withLock { s -> Bool in
-            var cancel = false
-            if s.running[serial] != nil {
-                s.running[serial]?.task = task
-                cancel = s.running[serial]?.cancelRequested ?? false
-            }
-            if let id = request.id, s.inFlight[id]?[serial] != nil {
-                s.inFlight[id]?[serial]?.task = task
-                cancel = cancel || (s.inFlight[id]?[serial]?.cancelRequested ?? false)
-            }
-            return cancel
-        }
-        if cancelNow { task.cancel() }
-        return task
-    }
-
-    private func cancel(_ id: RequestID) {
-        let tasks: [Task<[UInt8]?, Never>] = state.withLock { s in
-            guard var entries = s.inFlight[id] else { return [] }
-            for key in entries.keys { entries[key]?.cancelRequested = true }
-            s.inFlight[id] = entries
-            return entries.values.compactMap(\.task)
-        }
-        if tasks.isEmpty { logger.debug("cancel for \(id) ignored: no such request in flight") }
-        for task in tasks { task.cancel() }
+        scheduler.started(work, serial: serial, ordering: ordering)
+        inFlight.attach(work, serial: serial)
+        return work
     }
 
     // MARK: Execution
 
-    private func execute(_ request: Request, serial: Int) async -> [UInt8]? {
-        defer {
-            state.withLock { s in
-                s.running[serial] = nil
-                if let id = request.id {
-                    s.inFlight[id]?[serial] = nil
-                    if s.inFlight[id]?.isEmpty == true { s.inFlight[id] = nil }
-                }
-            }
-        }
+    private func execute(_ request: Request, method: MethodTable.Method?) async -> [UInt8]? {
         let progress = progressReporter(for: request)
         let outcome: Result<[UInt8], RPCError>
         do {
-            outcome = .success(try await dispatch(request, progress: progress))
+            // A request may have been cancelled while it waited for its turn.
+            try Task.checkCancellation()
+            guard let method else { throw RPCError.methodNotFound(request.method) }
+            let context = RequestContext(
+                id: request.id, method: request.method, progress: progress, output: output,
+                session: session.withLock { $0 } ?? SessionControls(watchParent: { _ in }))
+            outcome = .success(try await method.run(request.params, context))
         } catch let error as RPCError {
             outcome = .failure(error)
         } catch let error as any RPCErrorConvertible {
@@ -418,55 +379,15 @@ public final class RPCServer: Sendable {
             return nil
         }
         switch outcome {
-        case .success(let bytes): return Self.response(id: id, result: bytes)
-        case .failure(let error): return Self.response(id: id, error: error)
+        case .success(let bytes): return Envelope.response(id: id, result: bytes)
+        case .failure(let error): return Envelope.response(id: id, error: error)
         }
-    }
-
-    private func dispatch(_ request: Request, progress: ProgressReporter?) async throws -> [UInt8] {
-        // An ordered request may have been cancelled while it waited for its turn.
-        try Task.checkCancellation()
-        let context = RequestContext(id: request.id, method: request.method, progress: progress, output: output)
-        switch request.method {
-        case "initialize":
-            return JSONWriter.encode(try initialize(request.params))
-        case "initialized":
-            return JSONWriter.encode(.null)
-        case "ping":
-            return Array("{}".utf8)
-        case "shutdown":
-            // The flag was set when the request was read (`start`).
-            logger.info("shutdown requested")
-            return JSONWriter.encode(.null)
-        case "rpc.discover":
-            return options.discoverDocument
-        default:
-            guard let method = methods[request.method] else { throw RPCError.methodNotFound(request.method) }
-            return try await method.run(request.params, context)
-        }
-    }
-
-    private func initialize(_ params: JSONValue?) throws -> JSONValue {
-        if let params, case .array = params {
-            throw RPCError.invalidParams(field: nil, "params must be an object with named fields")
-        }
-        if let pid = params?["processId"], pid != .null {
-            guard let value = pid.int64Value, value > 0, value <= Int64(Int32.max) else {
-                throw RPCError.invalidParams(field: "processId", "must be a positive integer or null")
-            }
-            watchParent(Int32(value))
-        }
-        return .object([
-            "serverInfo": .object(["name": .string(options.serverName), "version": .string(options.serverVersion)]),
-            "protocolVersion": .string(options.protocolVersion),
-            "capabilities": options.capabilities,
-        ])
     }
 
     private func progressReporter(for request: Request) -> ProgressReporter? {
         guard request.id != nil, let token = request.params?["_meta"]?["progressToken"] else { return nil }
         switch token {
-        case .string, .number: return ProgressReporter(token: token, output: output)
+        case .string, .number: return ProgressReporter(token: token, notation: options.progressNotation, output: output)
         default: return nil
         }
     }
@@ -529,25 +450,5 @@ public final class RPCServer: Sendable {
                 }
             }
         }
-    }
-
-    // MARK: Encoding
-
-    static func response(id: RequestID, result: [UInt8]) -> [UInt8] {
-        var out = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
-        JSONWriter.write(id.json, into: &out)
-        out.append(contentsOf: #","result":"#.utf8)
-        out.append(contentsOf: result)
-        out.append(UInt8(ascii: "}"))
-        return out
-    }
-
-    static func response(id: RequestID, error: RPCError) -> [UInt8] {
-        var out = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
-        JSONWriter.write(id.json, into: &out)
-        out.append(contentsOf: #","error":"#.utf8)
-        JSONWriter.write(error.json, into: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
     }
 }
