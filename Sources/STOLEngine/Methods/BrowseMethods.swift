@@ -2,16 +2,21 @@ import STOLRPC
 
 /// `database/info` and the `taxon/*` browse methods.
 enum BrowseMethods {
-    struct IDParams: Decodable, Sendable {
+    struct IDParams: Codable, Sendable {
         var id: Int64
         var lang: String?
     }
 
-    struct RootsParams: Decodable, Sendable {
+    /// For methods whose answer has no names in it, so no language.
+    struct TaxonIDParams: Codable, Sendable {
+        var id: Int64
+    }
+
+    struct RootsParams: Codable, Sendable {
         var lang: String?
     }
 
-    struct ChildrenParams: Decodable, Sendable {
+    struct ChildrenParams: Codable, Sendable {
         var id: Int64
         var limit: Int?
         var cursor: String?
@@ -69,20 +74,123 @@ enum BrowseMethods {
             damage: db.damage.map { .init(detail: $0.detail, fallback: $0.source == .reference ? "database/deactivateReference" : nil) })
     }
 
+    /// `{"languages": [...]}`.
+    struct Languages: Encodable, Sendable {
+        var languages: [DatabaseLanguage]
+    }
+
+    /// `{"roots": [...]}`.
+    struct Roots: JSONWritable, Sendable {
+        var roots: [Taxon]
+        func writeJSON(into out: inout [UInt8]) { JSONObject.write(into: &out) { $0.member("roots", roots) } }
+    }
+
+    /// `{"ancestors": [...]}`, root first.
+    struct Ancestors: JSONWritable, Sendable {
+        var ancestors: [Taxon]
+        func writeJSON(into out: inout [UInt8]) { JSONObject.write(into: &out) { $0.member("ancestors", ancestors) } }
+    }
+
+    /// `{"names": [...]}`.
+    struct Names: JSONWritable, Sendable {
+        var names: [TaxonName]
+        func writeJSON(into out: inout [UInt8]) { JSONObject.write(into: &out) { $0.member("names", names) } }
+    }
+
+    /// `{"traits": [...]}`.
+    struct Traits: JSONWritable, Sendable {
+        var traits: [Trait]
+        func writeJSON(into out: inout [UInt8]) { JSONObject.write(into: &out) { $0.member("traits", traits) } }
+    }
+
+    /// `{"references": [...]}`.
+    struct References: JSONWritable, Sendable {
+        var references: [Reference]
+        func writeJSON(into out: inout [UInt8]) { JSONObject.write(into: &out) { $0.member("references", references) } }
+    }
+
+    /// `database/info`: the active database, its dataset, and recoveries found at start-up.
+    enum Info: RPCMethod {
+        typealias Result = DatabaseInfo
+        static let name = "database/info"
+    }
+
+    /// `database/languages`: the languages of the active database's common names, with counts.
+    enum ListLanguages: RPCMethod {
+        typealias Result = Languages
+        static let name = "database/languages"
+    }
+
+    /// `taxon/get`: one taxon, its preferred common name in `lang`.
+    enum Get: RPCMethod {
+        typealias Params = IDParams
+        typealias Result = Taxon
+        static let name = "taxon/get"
+    }
+
+    /// `taxon/roots`: the taxa without a parent.
+    enum ListRoots: RPCMethod {
+        typealias Params = RootsParams
+        typealias Result = Roots
+        static let name = "taxon/roots"
+    }
+
+    /// `taxon/children`: one page of a taxon's children, sorted by scientific name.
+    enum Children: RPCMethod {
+        typealias Params = ChildrenParams
+        typealias Result = TaxaPage
+        static let name = "taxon/children"
+    }
+
+    /// `taxon/ancestors`: a taxon's lineage, root first.
+    enum ListAncestors: RPCMethod {
+        typealias Params = IDParams
+        typealias Result = Ancestors
+        static let name = "taxon/ancestors"
+    }
+
+    /// `taxon/names`: a taxon's names, every language unless `lang` is given.
+    enum ListNames: RPCMethod {
+        typealias Params = IDParams
+        typealias Result = Names
+        static let name = "taxon/names"
+    }
+
+    /// `taxon/traits`: a taxon's traits.
+    enum ListTraits: RPCMethod {
+        typealias Params = TaxonIDParams
+        typealias Result = Traits
+        static let name = "taxon/traits"
+    }
+
+    /// `taxon/references`: a taxon's references.
+    enum ListReferences: RPCMethod {
+        typealias Params = TaxonIDParams
+        typealias Result = References
+        static let name = "taxon/references"
+    }
+
+    /// `taxon/detail`: a taxon with its lineage, names, traits and references in one answer.
+    enum Detail: RPCMethod {
+        typealias Params = IDParams
+        typealias Result = TaxonDetail
+        static let name = "taxon/detail"
+    }
+
     static func register(in table: inout MethodTable, engine: Engine) {
-        table.on("database/info") { (_: NoParams, _) in
+        table.on(Info.self) { _, _ in
             await databaseInfo(await engine.databases.current(), engine: engine)
         }
-        table.on("database/languages") { (_: NoParams, _) in
-            ["languages": try await engine.databases.current().languages()]
+        table.on(ListLanguages.self) { _, _ in
+            Languages(languages: try await engine.databases.current().languages())
         }
-        table.on("taxon/get") { (p: IDParams, _) in
+        table.on(Get.self) { p, _ in
             try await engine.store().taxon(try Params.taxonID(p.id), lang: try Params.language(p.lang))
         }
-        table.on("taxon/roots") { (p: RootsParams, _) in
-            ["roots": try await engine.store().roots(lang: try Params.language(p.lang))]
+        table.on(ListRoots.self) { p, _ in
+            Roots(roots: try await engine.store().roots(lang: try Params.language(p.lang)))
         }
-        table.on("taxon/children") { (p: ChildrenParams, _) in
+        table.on(Children.self) { p, _ in
             let cursor = try PageCursor.decode(p.cursor)
             let query = TaxonomyStore.ChildQuery(
                 parentID: try Params.taxonID(p.id), limit: try Params.limit(p.limit, default: 100, max: 1000),
@@ -92,19 +200,19 @@ enum BrowseMethods {
             let next = page.hasMore ? page.children.last.map { PageCursor(name: $0.scientificName, id: $0.id).encoded } : nil
             return TaxaPage(children: page.children, nextCursor: next)
         }
-        table.on("taxon/ancestors") { (p: IDParams, _) in
-            ["ancestors": try await engine.store().ancestors(try Params.taxonID(p.id), lang: try Params.language(p.lang))]
+        table.on(ListAncestors.self) { p, _ in
+            Ancestors(ancestors: try await engine.store().ancestors(try Params.taxonID(p.id), lang: try Params.language(p.lang)))
         }
-        table.on("taxon/names") { (p: IDParams, _) in
-            ["names": try await engine.store().names(try Params.taxonID(p.id), lang: try p.lang.map { try Params.language($0) })]
+        table.on(ListNames.self) { p, _ in
+            Names(names: try await engine.store().names(try Params.taxonID(p.id), lang: try p.lang.map { try Params.language($0) }))
         }
-        table.on("taxon/traits") { (p: IDParams, _) in
-            ["traits": try await engine.store().traits(try Params.taxonID(p.id))]
+        table.on(ListTraits.self) { p, _ in
+            Traits(traits: try await engine.store().traits(try Params.taxonID(p.id)))
         }
-        table.on("taxon/references") { (p: IDParams, _) in
-            ["references": try await engine.store().references(try Params.taxonID(p.id))]
+        table.on(ListReferences.self) { p, _ in
+            References(references: try await engine.store().references(try Params.taxonID(p.id)))
         }
-        table.on("taxon/detail") { (p: IDParams, _) in
+        table.on(Detail.self) { p, _ in
             try await engine.store().detail(try Params.taxonID(p.id), lang: try Params.language(p.lang))
         }
     }

@@ -2,17 +2,17 @@ import STOLRPC
 
 /// `compare/taxa`, `compare/lca`, `compare/relatives` and `compare/stats`.
 enum CompareMethods {
-    struct TaxaParams: Decodable, Sendable {
+    struct TaxaParams: Codable, Sendable {
         var a: Int64
         var b: Int64
         var lang: String?
     }
 
-    struct LCAParams: Decodable, Sendable {
+    struct LCAParams: Codable, Sendable {
         var pairs: [[Int64]]
     }
 
-    struct RelativesParams: Decodable, Sendable {
+    struct RelativesParams: Codable, Sendable {
         var id: Int64
         var n: Int?
         var source: String?
@@ -20,12 +20,39 @@ enum CompareMethods {
         var lang: String?
     }
 
+    /// `compare/taxa`: how two taxa are related: LCA, distance, paths, shared clade, traits.
+    enum Taxa: RPCMethod {
+        typealias Params = TaxaParams
+        typealias Result = TaxaComparison
+        static let name = "compare/taxa"
+    }
+
+    /// `compare/lca`: the lowest common ancestor of each pair, from the in-memory index.
+    enum LowestCommonAncestors: RPCMethod {
+        typealias Params = LCAParams
+        typealias Result = LCABatch
+        static let name = "compare/lca"
+    }
+
+    /// `compare/relatives`: a species' closest relatives.
+    enum Relatives: RPCMethod {
+        typealias Params = RelativesParams
+        typealias Result = RelativesResult
+        static let name = "compare/relatives"
+    }
+
+    /// `compare/stats`: the state of the LCA index.
+    enum Stats: RPCMethod {
+        typealias Result = LCAService.Stats
+        static let name = "compare/stats"
+    }
+
     static func register(in table: inout MethodTable, engine: Engine) {
-        table.on("compare/taxa") { (p: TaxaParams, _) in
+        table.on(Taxa.self) { p, _ in
             try await engine.compare.compare(
                 try Params.taxonID(p.a, field: "a"), try Params.taxonID(p.b, field: "b"), lang: try Params.language(p.lang))
         }
-        table.on("compare/lca") { (p: LCAParams, _) in
+        table.on(LowestCommonAncestors.self) { p, _ in
             guard p.pairs.count <= CompareService.maxLCAPairs else {
                 throw RPCError.invalidParams(field: "pairs", "must hold at most \(CompareService.maxLCAPairs) pairs; split the batch")
             }
@@ -35,7 +62,7 @@ enum CompareMethods {
             }
             return try await engine.compare.lcas(pairs)
         }
-        table.on("compare/relatives") { (p: RelativesParams, _) in
+        table.on(Relatives.self) { p, _ in
             let source: RelativesSource
             if let raw = p.source {
                 guard let parsed = RelativesSource(rawValue: raw) else { throw RPCError.invalidParams(field: "source", "must be precomputed or computed") }
@@ -48,7 +75,7 @@ enum CompareMethods {
                 maxCandidates: try Params.limit(p.maxCandidates, default: 5000, max: 10_000_000, field: "maxCandidates"),
                 lang: try Params.language(p.lang))
         }
-        table.on("compare/stats") { (_: NoParams, _) in
+        table.on(Stats.self) { _, _ in
             await engine.lca.stats(for: await engine.databases.current())
         }
     }

@@ -3,7 +3,7 @@ import STOLRPC
 
 /// `diagnostics/setEnabled`, `diagnostics/status`, `diagnostics/export`, `diagnostics/delete`.
 enum DiagnosticsMethods {
-    struct SetEnabledParams: Decodable, Sendable {
+    struct SetEnabledParams: Codable, Sendable {
         var enabled: Bool
     }
 
@@ -17,10 +17,47 @@ enum DiagnosticsMethods {
         return Status(enabled: log.isEnabled, bytes: try await OffPool.run { log.bytes() })
     }
 
+    /// `{"text": "..."}`.
+    struct ExportText: Encodable, Sendable {
+        var text: String
+    }
+
+    /// The diagnostics switch and files, for ordering.
+    static let resource = "diagnostics"
+
+    /// `diagnostics/setEnabled`: turns the local diagnostics log on or off, and remembers it.
+    enum SetEnabled: RPCMethod {
+        typealias Params = SetEnabledParams
+        typealias Result = Status
+        static let name = "diagnostics/setEnabled"
+        static let ordering = MethodOrdering.writes(resource)
+    }
+
+    /// `diagnostics/status`: whether the log is on, and its size.
+    enum StatusOfDiagnostics: RPCMethod {
+        typealias Result = Status
+        static let name = "diagnostics/status"
+        static let ordering = MethodOrdering.reads(resource)
+    }
+
+    /// `diagnostics/export`: the log as redacted text, for the user to read and share.
+    enum Export: RPCMethod {
+        typealias Result = ExportText
+        static let name = "diagnostics/export"
+        static let ordering = MethodOrdering.reads(resource)
+    }
+
+    /// `diagnostics/delete`: deletes every diagnostics file.
+    enum Delete: RPCMethod {
+        typealias Result = Status
+        static let name = "diagnostics/delete"
+        static let ordering = MethodOrdering.writes(resource)
+    }
+
     static func register(in table: inout MethodTable, engine: Engine) {
         let log = engine.diagnostics
         let settings = ReferenceSettings(dataDirectory: engine.configuration.dataDirectory)
-        table.on("diagnostics/setEnabled", ordered: true) { (p: SetEnabledParams, _) in
+        table.on(SetEnabled.self) { p, _ in
             do {
                 try await OffPool.run { try settings.setDiagnosticsEnabled(p.enabled) }
             } catch {
@@ -35,13 +72,13 @@ enum DiagnosticsMethods {
             }
             return try await status(engine)
         }
-        table.on("diagnostics/status") { (_: NoParams, _) in
+        table.on(StatusOfDiagnostics.self) { _, _ in
             try await status(engine)
         }
-        table.on("diagnostics/export") { (_: NoParams, _) in
-            ["text": try await DiagnosticsExport.make(engine: engine)]
+        table.on(Export.self) { _, _ in
+            ExportText(text: try await DiagnosticsExport.make(engine: engine))
         }
-        table.on("diagnostics/delete", ordered: true) { (_: NoParams, _) in
+        table.on(Delete.self) { _, _ in
             do {
                 try await OffPool.run { try log.delete() }
             } catch {

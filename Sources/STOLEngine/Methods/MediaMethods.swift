@@ -7,15 +7,15 @@ import STOLRPC
 /// in a sandbox that cannot open the engine's files, and a path would reveal the user's
 /// directory layout to whatever the client logs.
 enum MediaMethods {
-    struct ImportParams: Decodable, Sendable {
+    struct ImportParams: Codable, Sendable {
         var path: String
     }
 
-    struct ImageParams: Decodable, Sendable {
+    struct ImageParams: Codable, Sendable {
         var taxonId: Int64
     }
 
-    struct IDParams: Decodable, Sendable {
+    struct IDParams: Codable, Sendable {
         var id: String
     }
 
@@ -47,9 +47,58 @@ enum MediaMethods {
                     license: image.license, packId: image.packID, data: image.bytes.base64EncodedString(), fallbackFrom: fallback)
     }
 
+    /// `{"cancelled": …}`.
+    struct Cancelled: Encodable, Sendable {
+        var cancelled: Bool
+    }
+
+    /// `{"deleted": true}`.
+    struct Deleted: Encodable, Sendable {
+        var deleted: Bool
+    }
+
+    /// The installed packs, for ordering.
+    static let resource = "mediaPacks"
+
+    /// `media/import`: verifies and installs a media pack, with progress.
+    enum Import: RPCMethod {
+        typealias Params = ImportParams
+        typealias Result = MediaService.Pack
+        static let name = "media/import"
+    }
+
+    /// `media/cancelImport`: stops the media import in progress.
+    enum CancelImport: RPCMethod {
+        typealias Result = Cancelled
+        static let name = "media/cancelImport"
+    }
+
+    /// `media/packs`: the installed packs.
+    enum ListPacks: RPCMethod {
+        typealias Result = Packs
+        static let name = "media/packs"
+        static let ordering = MethodOrdering.reads(resource)
+    }
+
+    /// `media/image`: a taxon's image (or its genus's, said so), as base64; null when none.
+    enum Image: RPCMethod {
+        typealias Params = ImageParams
+        typealias Result = ImageResult?
+        static let name = "media/image"
+        static let ordering = MethodOrdering.reads(resource)
+    }
+
+    /// `media/deletePack`: deletes an installed pack.
+    enum DeletePack: RPCMethod {
+        typealias Params = IDParams
+        typealias Result = Deleted
+        static let name = "media/deletePack"
+        static let ordering = MethodOrdering.writes(resource)
+    }
+
     static func register(in table: inout MethodTable, engine: Engine) {
         let media = engine.media
-        table.on("media/import") { (p: ImportParams, ctx) in
+        table.on(Import.self) { p, ctx in
             guard !p.path.isEmpty else { throw RPCError.invalidParams(field: "path", "must be a file path") }
             let progress = ctx.progress
             progress?.begin(title: "Importing media pack", message: p.path)
@@ -64,14 +113,14 @@ enum MediaMethods {
                 throw error
             }
         }
-        table.on("media/cancelImport") { (_: NoParams, _) in
-            ["cancelled": await media.cancelImport()]
+        table.on(CancelImport.self) { _, _ in
+            Cancelled(cancelled: await media.cancelImport())
         }
-        table.on("media/packs") { (_: NoParams, _) in
+        table.on(ListPacks.self) { _, _ in
             Packs(packs: await media.packs())
         }
         // A species without an image of its own shows its genus's, and says so.
-        table.on("media/image") { (p: ImageParams, _) -> ImageResult? in
+        table.on(Image.self) { p, _ -> ImageResult? in
             let id = try Params.taxonID(p.taxonId, field: "taxonId")
             if let image = try await media.image(for: id) { return result(image, fallback: nil) }
             let store = await engine.store()
@@ -80,12 +129,12 @@ enum MediaMethods {
                   let image = try await media.image(for: genus.id) else { return nil }
             return result(image, fallback: Fallback(taxonId: genus.id, rank: "genus", scientificName: genus.scientificName))
         }
-        table.on("media/deletePack", ordered: true) { (p: IDParams, _) in
+        table.on(DeletePack.self) { p, _ in
             guard MediaPackSchema.isValidPackID(p.id) else {
                 throw RPCError.invalidParams(field: "id", "must be a media pack id: letters, digits, '.', '_' or '-', not starting with '.'")
             }
             try await media.delete(p.id)
-            return ["deleted": true]
+            return Deleted(deleted: true)
         }
     }
 }

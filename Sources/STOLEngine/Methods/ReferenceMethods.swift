@@ -3,11 +3,11 @@ import STOLRPC
 
 /// `database/import`, `database/cancelImport`, `database/activateReference`, `database/deactivateReference`.
 enum ReferenceMethods {
-    struct ImportParams: Decodable, Sendable {
+    struct ImportParams: Codable, Sendable {
         var path: String
     }
 
-    struct DeactivateParams: Decodable, Sendable {
+    struct DeactivateParams: Codable, Sendable {
         var delete: Bool?
     }
 
@@ -31,11 +31,49 @@ enum ReferenceMethods {
         try ctx.notify("database/didSwitch", encoding: DidSwitch(source: db.source, schemaVersion: db.schemaVersion, taxaCount: db.taxaCount))
     }
 
+    /// `{"cancelled": …}`.
+    struct Cancelled: Encodable, Sendable {
+        var cancelled: Bool
+    }
+
+    /// What switching the active database changes, for ordering: every switch writes it.
+    static let resource = "activeDatabase"
+
+    /// `database/import`: verifies and installs a signed `.stol` file, with progress.
+    ///
+    /// Not ordered: an import may take minutes and must not hold up other state changes; the
+    /// service itself allows one import at a time and refuses switches meanwhile.
+    enum Import: RPCMethod {
+        typealias Params = ImportParams
+        typealias Result = BrowseMethods.DatabaseInfo
+        static let name = "database/import"
+    }
+
+    /// `database/cancelImport`: stops the import in progress, leaving everything as it was.
+    enum CancelImport: RPCMethod {
+        typealias Result = Cancelled
+        static let name = "database/cancelImport"
+    }
+
+    /// `database/activateReference`: switches to the installed reference database.
+    enum Activate: RPCMethod {
+        typealias Result = SwitchResult
+        static let name = "database/activateReference"
+        static let ordering = MethodOrdering.writes(resource)
+    }
+
+    /// `database/deactivateReference`: switches back to the bundled database, optionally deleting
+    /// the reference one.
+    enum Deactivate: RPCMethod {
+        typealias Params = DeactivateParams
+        typealias Result = SwitchResult
+        static let name = "database/deactivateReference"
+        static let ordering = MethodOrdering.writes(resource)
+    }
+
     static func register(in table: inout MethodTable, engine: Engine) {
         let reference = engine.reference
-        // Not ordered: an import may take minutes and must not hold up other state changes;
-        // the service itself allows one import at a time and refuses switches meanwhile.
-        table.on("database/import") { (p: ImportParams, ctx) in
+        table.on(Import.self) { p, ctx in
             guard !p.path.isEmpty else { throw RPCError.invalidParams(field: "path", "must be a file path") }
             let progress = ctx.progress
             progress?.begin(title: "Importing reference database", message: p.path)
@@ -52,16 +90,16 @@ enum ReferenceMethods {
             try await didSwitch(database, ctx, engine: engine)
             return await BrowseMethods.databaseInfo(database, engine: engine)
         }
-        table.on("database/cancelImport") { (_: NoParams, _) in
-            ["cancelled": await reference.cancelImport()]
+        table.on(CancelImport.self) { _, _ in
+            Cancelled(cancelled: await reference.cancelImport())
         }
-        table.on("database/activateReference", ordered: true) { (_: NoParams, ctx) in
+        table.on(Activate.self) { _, ctx in
             let (database, switched) = try await reference.activate()
             if switched { try await didSwitch(database, ctx, engine: engine) }
             return SwitchResult(source: database.source, schemaVersion: database.schemaVersion, taxaCount: database.taxaCount,
                                 isReferenceActive: true, referenceAvailable: true)
         }
-        table.on("database/deactivateReference", ordered: true) { (p: DeactivateParams, ctx) in
+        table.on(Deactivate.self) { p, ctx in
             let (database, switched) = try await reference.deactivate(delete: p.delete ?? false)
             if switched { try await didSwitch(database, ctx, engine: engine) }
             return SwitchResult(source: database.source, schemaVersion: database.schemaVersion, taxaCount: database.taxaCount,

@@ -4,7 +4,7 @@ import STOLRPC
 /// `search/query` and `search/autocomplete`.
 enum SearchMethods {
     /// `conservation`: one status, a list of them, or the set `threatened` (VU, EN, CR).
-    struct ConservationParam: Decodable, Sendable {
+    struct ConservationParam: Codable, Sendable {
         var values: [String]
 
         init(from decoder: any Decoder) throws {
@@ -15,9 +15,18 @@ enum SearchMethods {
                 values = try container.decode([String].self)
             }
         }
+
+        init(_ values: [String]) {
+            self.values = values
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if values.count == 1 { try container.encode(values[0]) } else { try container.encode(values) }
+        }
     }
 
-    struct QueryParams: Decodable, Sendable {
+    struct QueryParams: Codable, Sendable {
         var query: String?
         var rank: String?
         var conservation: ConservationParam?
@@ -51,7 +60,7 @@ enum SearchMethods {
         }
     }
 
-    struct AutocompleteParams: Decodable, Sendable {
+    struct AutocompleteParams: Codable, Sendable {
         var prefix: String
         var limit: Int?
         var lang: String?
@@ -90,8 +99,28 @@ enum SearchMethods {
         return filters
     }
 
+    /// `{"suggestions": [...]}`.
+    struct Suggestions: Encodable, Sendable {
+        var suggestions: [Autocomplete.Suggestion]
+    }
+
+    /// `search/query`: taxa whose names match, ranked by their best-matching name; or, with no
+    /// query, the taxa the filters select.
+    enum Query: RPCMethod {
+        typealias Params = QueryParams
+        typealias Result = QueryResult
+        static let name = "search/query"
+    }
+
+    /// `search/autocomplete`: suggestions for what is being typed.
+    enum Suggest: RPCMethod {
+        typealias Params = AutocompleteParams
+        typealias Result = Suggestions
+        static let name = "search/autocomplete"
+    }
+
     static func register(in table: inout MethodTable, engine: Engine) {
-        table.on("search/query") { (p: QueryParams, _) in
+        table.on(Query.self) { p, _ in
             var options = SearchService.Options()
             options.filters = try filters(rank: p.rank, conservation: p.conservation, within: p.within, habitat: p.habitat)
             options.lang = try Params.language(p.lang)
@@ -127,7 +156,7 @@ enum SearchMethods {
                 results: page.results, nextCursor: page.nextOffset.map { SearchCursor.encode($0, binding: binding) }, nextOffset: page.nextOffset,
                 fuzzy: page.fuzzy, total: page.total, totalCapped: page.totalCapped)
         }
-        table.on("search/autocomplete") { (p: AutocompleteParams, _) in
+        table.on(Suggest.self) { p, _ in
             let limit = try Params.limit(p.limit, default: 10, max: 20)
             guard p.prefix.count <= SearchQuery.maxLength else {
                 throw RPCError.invalidParams(field: "prefix", "is longer than \(SearchQuery.maxLength) characters")
@@ -135,7 +164,7 @@ enum SearchMethods {
             let filters = try filters(rank: p.rank, conservation: p.conservation)
             let suggestions = try await Autocomplete(database: await engine.databases.current())
                 .suggestions(prefix: p.prefix, limit: limit, lang: try Params.language(p.lang), filters: filters)
-            return ["suggestions": suggestions]
+            return Suggestions(suggestions: suggestions)
         }
     }
 }

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Calls a method table's handlers in the same process, through the same params decoding and
+/// result encoding as the server, typed by each method's `RPCMethod` contract. For tests that
+/// exercise handlers without spawning the binary; notifications they send are collected.
+public final class InProcessClient: Sendable {
+    private let table: MethodTable
+    private let output: OutputWriter
+    private let writeEnd: Int32
+    private let received = Locked<[JSONValue]>([])
+    private let nextID = Locked(0)
+
+    /// A client of `table`.
+    public init(_ table: MethodTable) {
+        self.table = table
+        var fds: [Int32] = [0, 0]
+        _ = pipe(&fds)
+        writeEnd = fds[1]
+        output = OutputWriter(fd: fds[1]) {}
+        let readEnd = fds[0], received = self.received
+        let thread = Thread {
+            var buffer: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, 65536) }
+                if n <= 0 { break }
+                buffer += chunk[0..<n]
+                while let newline = buffer.firstIndex(of: 0x0A) {
+                    if let message = try? JSONParser.parse(Array(buffer[..<newline])) { received.withLock { $0.append(message) } }
+                    buffer.removeSubrange(...newline)
+                }
+            }
+            close(readEnd)
+        }
+        thread.start()
+    }
+
+    deinit {
+        output.flush()
+        output.close()
+    }
+
+    /// Calls `M` with `params` and returns its result as JSON; a handler's error is thrown as the
+    /// `RPCError` the server would answer with.
+    public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, progressToken: JSONValue? = nil) async throws -> JSONValue
+    where M.Params: Encodable {
+        var object = try JSONParser.parse(try ResultEncoding.encode(params))
+        if let progressToken, case .object(var members) = object {
+            members.append((key: "_meta", value: .object(["progressToken": progressToken])))
+            object = .object(members)
+        }
+        return try await call(M.name, params: object, progressToken: progressToken)
+    }
+
+    /// Calls `M`, which takes no params.
+    public func call<M: RPCMethod>(_ method: M.Type) async throws -> JSONValue where M.Params == NoParams {
+        try await call(M.name, params: nil, progressToken: nil)
+    }
+
+    /// Calls `M` and decodes its result into `M.Result`.
+    public func result<M: RPCMethod>(_ method: M.Type, _ params: M.Params) async throws -> M.Result
+    where M.Params: Encodable, M.Result: Decodable {
+        try JSONValueDecoder().decode(M.Result.self, from: try await call(method, params))
+    }
+
+    /// Calls a method by name with raw params, as a client that does not know its contract would.
+    public func call(_ name: String, params: JSONValue?, progressToken: JSONValue? = nil) async throws -> JSONValue {
+        guard let method = table[name] else { throw RPCError.methodNotFound(name) }
+        let id = nextID.withLock { $0 += 1; return $0 }
+        let progress = progressToken.map { ProgressReporter(token: $0, notation: .dollarProgress, output: output) }
+        let context = RequestContext(id: .number(String(id)), method: name, progress: progress, output: output, session: SessionControls(watchParent: { _ in }))
+        defer { progress?.close() }
+        do {
+            return try JSONParser.parse(try await method.run(params, context))
+        } catch let error as any RPCErrorConvertible {
+            throw error.rpcError
+        }
+    }
+
+    /// The notifications sent so far (progress included), oldest first. A marker sent behind them
+    /// tells when the reader has seen everything written before this call.
+    public func notifications() async -> [JSONValue] {
+        let mark = nextID.withLock { $0 += 1; return $0 }
+        output.send(Envelope.notification(method: Self.markMethod, params: .object(["mark": .integer(mark)])))
+        while !received.withLock({ $0.contains { $0["params"]?["mark"] == .integer(mark) && $0["method"] == .string(Self.markMethod) } }) {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return received.withLock { $0 }.filter { $0["method"] != .string(Self.markMethod) }
+    }
+
+    private static let markMethod = "$/inProcessClient/mark"
+}

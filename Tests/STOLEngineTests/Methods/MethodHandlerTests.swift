@@ -1,0 +1,67 @@
+import Foundation
+import Logging
+import STOLRPC
+import Testing
+
+@testable import STOLEngine
+
+/// The method handlers, driven in-process through their typed contracts on the embedded
+/// database: the same decoding, encoding and errors as over stdio, without a process.
+@Suite struct MethodHandlerTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stol-handlers-\(UUID().uuidString)")
+
+    func client() throws -> (InProcessClient, Engine) {
+        let engine = try Engine(
+            configuration: .init(dataDirectory: directory), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        return (InProcessClient(engine.methods()), engine)
+    }
+
+    /// The id of the species named `name`, found through `search/query`.
+    func speciesID(_ client: InProcessClient, _ name: String) async throws -> Int64 {
+        var params = SearchMethods.QueryParams()
+        params.query = name
+        params.rank = "species"
+        let found = try await client.call(SearchMethods.Query.self, params)
+        return try #require(found["results"]?.arrayValue?.first?["id"]?.int64Value)
+    }
+
+    @Test func taxonDetailOfTheLionHasItsLineageAndNames() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (client, _) = try client()
+        let lion = try await speciesID(client, "Panthera leo")
+        let taxon = try await client.call(BrowseMethods.Get.self, .init(id: lion, lang: "en"))
+        #expect(taxon["scientificName"] == "Panthera leo")
+        #expect(taxon["preferredCommonName"] == "Lion")
+        let lineage = try await client.call(BrowseMethods.ListAncestors.self, .init(id: lion, lang: nil))
+        #expect(lineage["ancestors"]?.arrayValue?.compactMap { $0["scientificName"]?.stringValue }.suffix(2) == ["Felidae", "Panthera"])
+    }
+
+    @Test func invalidParamsComeBackAsTheServerWouldAnswerThem() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (client, _) = try client()
+        await #expect(throws: RPCError.invalidParams(field: "id", "must be a positive integer")) {
+            try await client.call(BrowseMethods.Get.self, .init(id: -4, lang: nil))
+        }
+        await #expect(throws: RPCError.invalidParams(field: "id", "is required")) {
+            try await client.call("taxon/get", params: .object([:]))
+        }
+        let unknown = try await #require(throws: RPCError.self) {
+            try await client.call(BrowseMethods.Get.self, .init(id: 9_999_999, lang: nil))
+        }
+        #expect(unknown.code == ErrorCode.notFound)
+    }
+
+    @Test func aFavouriteAddedIsSeenAndAnnounced() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (client, engine) = try client()
+        let lion = try await speciesID(client, "Panthera leo")
+        let added = try await client.result(FavoritesMethods.Add.self, .init(taxonId: lion))
+        #expect(added.added && added.available)
+        let contains = try await client.call(FavoritesMethods.Contains.self, .init(taxonId: nil, taxonIds: [lion, lion + 1]))
+        #expect(contains["favorites"]?[String(lion)] == true)
+        #expect(try await client.call(FavoritesMethods.CountFavorites.self)["count"] == 1)
+        let announced = await client.notifications().filter { $0["method"] == "favorites/didChange" }
+        #expect(announced.map { $0["params"]?["count"] } == [1])
+        await engine.close()
+    }
+}
