@@ -26,4 +26,133 @@ import Testing
             #expect(method["result"] != nil, "\(method["name"] ?? nil)")
         }
     }
+
+    /// Every method the binary serves: the engine's table and the server's lifecycle methods.
+    static func servedTable(_ engine: Engine) -> MethodTable {
+        var table = LifecycleMethods.table(.init(serverName: "", serverVersion: "", protocolVersion: "", capabilities: .null, discoverDocument: []))
+        table.merge(engine.methods())
+        return table
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The committed document is what the method types generate: the same methods, each param
+    /// named and required as its `Params` type reads it, each ordering as its contract declares.
+    /// `STOL_UPDATE_OPENRPC=1 swift test --filter ProtocolDocumentTests` rewrites both copies.
+    @Test func theCommittedDocumentIsWhatTheMethodTypesGenerate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stol-doc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let engine = try Engine(configuration: .init(dataDirectory: directory), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let committedURL = Self.repository.appendingPathComponent("protocol/openrpc.json")
+        let committed = [UInt8](try Data(contentsOf: committedURL))
+        let generated = OpenRPCDocument.formatted(
+            try OpenRPCDocument.refreshed(try JSONParser.parse(committed), from: Self.servedTable(engine), inline: ["exit", "$/cancelRequest"]))
+        if ProcessInfo.processInfo.environment["STOL_UPDATE_OPENRPC"] == "1", generated != committed {
+            try Data(generated).write(to: committedURL)
+            try Data(generated).write(to: Self.repository.appendingPathComponent("Sources/STOLEngine/Resources/openrpc.json"))
+            return
+        }
+        let upToDate = generated == committed
+        #expect(upToDate, "protocol/openrpc.json is stale: run STOL_UPDATE_OPENRPC=1 swift test --filter ProtocolDocumentTests")
+    }
+
+    /// Each params type's shape, as the generator reads it, for a few methods whose params are known.
+    @Test func paramsShapesFollowTheTypes() {
+        let search = SearchMethods.Query.paramsShape.members
+        #expect(search.map(\.name) == ["query", "rank", "conservation", "within", "habitat", "lang", "limit", "offset", "cursor"])
+        #expect(search.allSatisfy { !$0.required })
+        #expect(search.first { $0.name == "within" }?.schema == .object(["type": "integer"]))
+        let get = BrowseMethods.Get.paramsShape.members
+        #expect(get.map { "\($0.name):\($0.required)" } == ["id:true", "lang:false"])
+        let lca = CompareMethods.LowestCommonAncestors.paramsShape.members
+        #expect(lca.first?.schema == .object(["type": "array", "items": .object(["type": "array", "items": .object(["type": "integer"])])]))
+        #expect(FavoritesMethods.Clear.paramsShape.members.isEmpty)
+    }
+
+    /// Every key of real answers is documented in its method's result schema (through `$ref`,
+    /// `oneOf` and nested objects), so the document cannot fall behind the result types.
+    @Test func everyResultKeyOfRealAnswersIsDocumented() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stol-doc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let engine = try Engine(configuration: .init(dataDirectory: directory), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let client = InProcessClient(engine.methods())
+        let document = try JSONParser.parse(try EngineInfo.openRPCDocument())
+        let found = try await client.call(SearchMethods.Query.self, .init(query: "Panthera leo", rank: "species"))
+        let lion = try #require(found["results"]?.arrayValue?.first?["id"]?.int64Value)
+        let tiger = try #require(try await client.call(SearchMethods.Query.self, .init(query: "Panthera tigris", rank: "species"))["results"]?.arrayValue?.first?["id"]?.int64Value)
+        _ = try await client.call(FavoritesMethods.Add.self, .init(taxonId: lion))
+        let calls: [(String, JSONValue?)] = [
+            ("database/info", nil), ("database/languages", nil), ("taxon/get", .object(["id": .integer(lion)])), ("taxon/roots", nil),
+            ("taxon/children", .object(["id": .integer(lion)])), ("taxon/ancestors", .object(["id": .integer(lion)])), ("taxon/names", .object(["id": .integer(lion)])),
+            ("taxon/traits", .object(["id": .integer(lion)])), ("taxon/references", .object(["id": .integer(lion)])), ("taxon/detail", .object(["id": .integer(lion)])),
+            ("search/query", .object(["query": "lions"])), ("search/query", .object(["query": "Pantera leo"])), ("search/autocomplete", .object(["prefix": "lio"])),
+            ("compare/taxa", .object(["a": .integer(lion), "b": .integer(tiger)])), ("compare/lca", .object(["pairs": [[.integer(lion), .integer(tiger)]]])),
+            ("compare/relatives", .object(["id": .integer(lion)])), ("compare/stats", nil),
+            ("favorites/contains", .object(["taxonId": .integer(lion)])), ("favorites/contains", .object(["taxonIds": [.integer(lion)]])),
+            ("favorites/count", nil), ("favorites/status", nil), ("favorites/storageBytes", nil), ("favorites/list", nil),
+            ("favorites/export", nil), ("favorites/toggle", .object(["taxonId": .integer(tiger)])), ("about", nil), ("storage/report", nil),
+            ("diagnostics/status", nil), ("media/packs", nil), ("media/image", .object(["taxonId": .integer(lion)])),
+            ("database/cancelImport", nil), ("media/cancelImport", nil),
+        ]
+        for (name, params) in calls {
+            let result = try await client.call(name, params: params)
+            let method = try #require(document["methods"]?.arrayValue?.first { $0["name"]?.stringValue == name })
+            let undocumented = SchemaKeys.undocumented(in: result, schema: method["result"]?["schema"] ?? .object([]), document: document)
+            #expect(undocumented.isEmpty, "\(name) answers keys its result schema does not document: \(undocumented)")
+        }
+        await engine.close()
+    }
 }
+
+/// Finds the object keys of a value that a JSON Schema does not document.
+enum SchemaKeys {
+    static func undocumented(in value: JSONValue, schema: JSONValue, document: JSONValue, path: String = "") -> [String] {
+        if let ref = schema["$ref"]?.stringValue, let name = ref.split(separator: "/").last {
+            return undocumented(in: value, schema: document["components"]?["schemas"]?[String(name)] ?? .object([]), document: document, path: path)
+        }
+        for combinator in ["oneOf", "anyOf"] {
+            if let branches = schema[combinator]?.arrayValue {
+                let results = branches.map { undocumented(in: value, schema: $0, document: document, path: path) }
+                return results.min { $0.count < $1.count } ?? []
+            }
+        }
+        var found: [String] = []
+        if let parts = schema["allOf"]?.arrayValue {
+            // Keys documented by any part are documented.
+            guard case .object(let members) = value else { return [] }
+            var documented: Set<String> = []
+            for part in parts { documented.formUnion(properties(of: part, document: document).keys) }
+            return members.map(\.key).filter { !documented.contains($0) }.map { path + "." + $0 }
+        }
+        switch value {
+        case .object(let members):
+            let properties = properties(of: schema, document: document)
+            let additional = schema["additionalProperties"]
+            for member in members {
+                if let property = properties[member.key] {
+                    found += undocumented(in: member.value, schema: property, document: document, path: path + "." + member.key)
+                } else if let additional, additional != .bool(false) {
+                    found += undocumented(in: member.value, schema: additional, document: document, path: path + "." + member.key)
+                } else if !properties.isEmpty || schema["type"] == "object" {
+                    found.append(path + "." + member.key)
+                }
+            }
+        case .array(let items):
+            if let itemSchema = schema["items"] {
+                for item in items.prefix(20) { found += undocumented(in: item, schema: itemSchema, document: document, path: path + "[]") }
+            }
+        default:
+            break
+        }
+        return found
+    }
+
+    private static func properties(of schema: JSONValue, document: JSONValue) -> [String: JSONValue] {
+        if let ref = schema["$ref"]?.stringValue, let name = ref.split(separator: "/").last {
+            return properties(of: document["components"]?["schemas"]?[String(name)] ?? .object([]), document: document)
+        }
+        guard case .object(let members)? = schema["properties"] else { return [:] }
+        return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+}
+

@@ -1,0 +1,151 @@
+/// Keeps an OpenRPC document in step with a method table.
+///
+/// The document's prose (summaries, descriptions, examples, result schemas, error catalogue) is
+/// written by people; what the Swift types say is generated into it: which methods exist, each
+/// method's params (names and requiredness from its `Params` type; a documented schema is kept,
+/// an undocumented param gets the schema its type reveals) and its ordering (`x-ordering`).
+public enum OpenRPCDocument {
+    /// Why a document cannot be brought in step with the table.
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `document` with its methods refreshed from `table`. Methods handled inline by the server
+    /// (`inline`, such as `exit`) are kept as documented. A method served but not documented is a
+    /// problem: its summary and result must be written first.
+    public static func refreshed(_ document: JSONValue, from table: MethodTable, inline: Set<String>) throws -> JSONValue {
+        guard case .object(var root) = document, let documented = document["methods"]?.arrayValue else {
+            throw Problem(description: "the document has no methods array")
+        }
+        let served = Set(table.names)
+        let names = documented.compactMap { $0["name"]?.stringValue }
+        let missing = served.subtracting(names).sorted()
+        guard missing.isEmpty else {
+            throw Problem(description: "served but not documented (add a summary and a result): \(missing.joined(separator: ", "))")
+        }
+        var methods: [JSONValue] = []
+        for entry in documented {
+            guard let name = entry["name"]?.stringValue else { throw Problem(description: "a method without a name") }
+            if inline.contains(name) {
+                methods.append(entry)
+                continue
+            }
+            guard let method = table[name] else { continue }  // documented, no longer served: dropped
+            methods.append(refreshed(entry, method: method))
+        }
+        if let index = root.firstIndex(where: { $0.key == "methods" }) { root[index].value = .array(methods) }
+        return .object(root)
+    }
+
+    private static func refreshed(_ entry: JSONValue, method: MethodTable.Method) -> JSONValue {
+        guard case .object(var members) = entry else { return entry }
+        if let contract = method.contract {
+            let documented = entry["params"]?.arrayValue ?? []
+            let params: [JSONValue] = contract.paramsShape.members.map { member in
+                var param: [(key: String, value: JSONValue)]
+                if let existing = documented.first(where: { $0["name"]?.stringValue == member.name }), case .object(let fields) = existing {
+                    param = fields
+                } else {
+                    param = [("name", .string(member.name)), ("schema", member.schema)]
+                }
+                set("required", .bool(member.required), in: &param, after: "schema")
+                return .object(param)
+            }
+            set("params", .array(params), in: &members, after: "paramStructure")
+        }
+        let ordering = method.ordering
+        if ordering == .concurrent {
+            members.removeAll { $0.key == "x-ordering" }
+        } else {
+            var value: [(key: String, value: JSONValue)] = []
+            if !ordering.reads.isEmpty { value.append(("reads", .array(ordering.reads.sorted().map { .string($0) }))) }
+            if !ordering.writes.isEmpty { value.append(("writes", .array(ordering.writes.sorted().map { .string($0) }))) }
+            if ordering.closesIntake { value.append(("closesIntake", true)) }
+            set("x-ordering", .object(value), in: &members, after: "result")
+        }
+        return .object(members)
+    }
+
+    /// Replaces `key`'s value, or inserts it after `anchor` (at the end when there is none).
+    private static func set(_ key: String, _ value: JSONValue, in members: inout [(key: String, value: JSONValue)], after anchor: String) {
+        if let index = members.firstIndex(where: { $0.key == key }) {
+            members[index].value = value
+        } else if let index = members.firstIndex(where: { $0.key == anchor }) {
+            members.insert((key, value), at: index + 1)
+        } else {
+            members.append((key, value))
+        }
+    }
+
+    /// The document as committed: two-space indentation, `": "` and `","` separators, non-ASCII
+    /// kept as is, and a final newline (what Python's `json.dumps(indent=2, ensure_ascii=False)`
+    /// writes, so hand edits and generated edits look the same).
+    public static func formatted(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        write(value, indent: 0, into: &out)
+        out.append(0x0A)
+        return out
+    }
+
+    private static func write(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
+        func newline(_ depth: Int) {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
+        }
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): out.append(contentsOf: n.utf8)
+        case .string(let s): writeString(s, into: &out)
+        case .array(let items):
+            guard !items.isEmpty else { return out.append(contentsOf: "[]".utf8) }
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                write(item, indent: indent + 1, into: &out)
+            }
+            newline(indent)
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            guard !members.isEmpty else { return out.append(contentsOf: "{}".utf8) }
+            out.append(UInt8(ascii: "{"))
+            for (i, member) in members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                writeString(member.key, into: &out)
+                out.append(contentsOf: ": ".utf8)
+                write(member.value, indent: indent + 1, into: &out)
+            }
+            newline(indent)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+            case 0x09: out.append(contentsOf: #"\t"#.utf8)
+            case 0x08: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension RPCMethod {
+    /// The members of this method's params, read from its `Params` type.
+    public static var paramsShape: ParamsShape { ParamsShape.of(Params.self) }
+}
