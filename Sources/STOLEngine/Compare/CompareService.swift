@@ -101,7 +101,7 @@ public struct CompareService: Sendable {
                 RelativesFinder(tree: snapshot.tree, isSpecies: snapshot.isSpecies).candidates(of: node, n: n, maxVisited: maxCandidates)
             }
             // A big budget can mean a long walk: keep it off the cooperative pool.
-            let result = maxCandidates > 100_000 ? try await LCASnapshotLoader.offPool(walk) : walk()
+            let result = maxCandidates > 100_000 ? try await OffPool.run(walk) : walk()
             found = (
                 result.candidates.map {
                     Candidate(id: snapshot.id(of: $0.node), lca: snapshot.id(of: $0.lca), lcaDepth: Int(snapshot.tree.depth[Int($0.lca)]), distance: Int($0.distance))

@@ -86,11 +86,11 @@ public enum LCASnapshotLoader {
         let started = ContinuousClock.now
         if preferTour, let fromTour = try await readTour(database) {
             try Task.checkCancellation()
-            return try await offPool { try build(fromTour, source: .eulerTour, started: started) }
+            return try await OffPool.run { try build(fromTour, source: .eulerTour, started: started) }
         }
         let rows = try await readTaxa(database)
         try Task.checkCancellation()
-        return try await offPool { try build(rows, started: started) }
+        return try await OffPool.run { try build(rows, started: started) }
     }
 
     /// Nodes in preorder with parents, as read from the tour.
@@ -249,13 +249,6 @@ public enum LCASnapshotLoader {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
             }
             try row(handle)
-        }
-    }
-
-    /// CPU-bound work on a GCD thread, so that the cooperative pool keeps serving requests.
-    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async { continuation.resume(with: Result { try work() }) }
         }
     }
 

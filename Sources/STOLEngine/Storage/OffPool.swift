@@ -1,7 +1,7 @@
 import Foundation
 
-/// Runs short blocking file-system work (stat, statvfs, small reads) on a dispatch queue, so
-/// request handlers never block the cooperative thread pool.
+/// The one way the engine runs blocking work (file-system calls, long CPU-bound walks, the
+/// index build) off the cooperative thread pool, so request handlers never block it.
 enum OffPool {
     private static let queue = DispatchQueue(label: "stol.blocking", qos: .userInitiated, attributes: .concurrent)
 
