@@ -8,7 +8,7 @@ struct StolEngineCommand: AsyncParsableCommand {
         abstract: "The offline engine behind Species: Tree of Life, speaking JSON-RPC 2.0 on stdio.",
         discussion: "With no subcommand the engine serves newline-delimited JSON-RPC 2.0 on stdin/stdout. See protocol/README.md.",
         version: EngineInfo.version,
-        subcommands: [Serve.self, BuildDatabase.self, Keygen.self, Pack.self, PackMedia.self, Verify.self, Benchmark.self],
+        subcommands: [Serve.self, MCP.self, BuildDatabase.self, Keygen.self, Pack.self, PackMedia.self, Verify.self, Benchmark.self],
         defaultSubcommand: Serve.self
     )
 }

@@ -53,6 +53,15 @@ public struct MethodTable: Sendable {
 
     public subscript(name: String) -> Method? { methods[name] }
 
+    /// Runs the method `M` within the request `context` belongs to (its progress and
+    /// cancellation), as a protocol layered on this table does: MCP tools call the engine's
+    /// methods this way. Returns the result as JSON; errors are thrown as the handler threw them.
+    public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, context: RequestContext) async throws -> JSONValue
+    where M.Params: Encodable {
+        guard let registered = methods[M.name] else { throw RPCError.methodNotFound(M.name) }
+        return try JSONParser.parse(try await registered.run(try JSONParser.parse(try ResultEncoding.encode(params)), context))
+    }
+
     /// Every registered method name, sorted.
     public var names: [String] { methods.keys.sorted() }
 }

@@ -33,6 +33,8 @@ public final class RPCServer: Sendable {
         public var exitNotification: String? = "exit"
         /// How progress notifications are written.
         public var progressNotation = ProgressReporter.Notation.dollarProgress
+        /// Whether a request cancelled by the client is still answered (-32800). MCP says it is not.
+        public var answersCancelledRequests = true
         /// Lines longer than this are answered with an error and skipped.
         public var maxMessageBytes = 64 << 20
         /// Intake pauses while more than this many response bytes wait for the client (answers
@@ -372,6 +374,9 @@ public final class RPCServer: Sendable {
             outcome = .failure(.internalError)
         }
         progress?.close()
+        if !options.answersCancelledRequests, case .failure(let error) = outcome, error == .cancelled, !state.withLock({ $0.stopping }) {
+            return nil
+        }
         guard let id = request.id else {
             if case .failure(let error) = outcome {
                 logger.debug("notification \(request.method) failed: \(error.message)")

@@ -1,11 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArgumentParser
-import Foundation
-import Logging
 import STOLEngine
 import STOLRPC
 
@@ -14,83 +7,19 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve JSON-RPC 2.0 on stdin/stdout (the default).")
 
     @OptionGroup var common: CommonOptions
-
-    @Option(help: "Where favourites, settings and imported databases live (default: $XDG_DATA_HOME/stol-engine).")
-    var dataDir: String?
-
-    @Option(help: "Largest accepted message, in bytes; longer lines are answered with an error and skipped.")
-    var maxMessageBytes: Int = 64 << 20
-
-    @Option(help: "Exit when the process with this id dies.")
-    var parentPid: Int32?
+    @OptionGroup var engineOptions: EngineOptions
 
     @Flag(help: "Also serve the JSON-RPC specification's example methods and the test/ methods.")
     var conformanceMethods = false
 
-    @Option(help: "Serve this taxonomy database in place of the embedded one (read-only).")
-    var database: String?
-
-    @Option(help: "Also trust .stol files signed by this Ed25519 public key (hex); repeatable. For tests and private distributions.")
-    var trustedKey: [String] = []
-
-    @Option(help: "Largest decompressed database database/import accepts, in bytes (default 4 GiB).")
-    var maxImportBytes: Int64?
-
-    func validate() throws {
-        guard maxMessageBytes >= 64 else { throw ValidationError("--max-message-bytes must be at least 64") }
-        if let parentPid, parentPid <= 0 { throw ValidationError("--parent-pid must be a positive process id") }
-        for key in trustedKey where (try? Signing.parsePublicKey(key)) == nil {
-            throw ValidationError("--trusted-key must be 64 hex digits (an Ed25519 public key): \(key)")
-        }
-        if let maxImportBytes, maxImportBytes < 1 { throw ValidationError("--max-import-bytes must be positive") }
-    }
-
     func run() async throws {
-        // Keep the real stdout for the protocol and point fd 1 at stderr, so that nothing but
-        // protocol messages can ever reach the client, not even a stray print.
-        let protocolFD = StdoutGuard.claimStdout()
-        signal(SIGPIPE, SIG_IGN)
-        // From here on SIGTERM, SIGINT and SIGHUP stop the engine gracefully (once it serves).
-        let stopSignals = StopSignals()
-        let diagnostics = DiagnosticsLog()
-        let logger = common.bootstrapLogging(diagnostics: diagnostics)
-
-        var options = RPCServer.Options()
-        options.serverName = EngineInfo.name
-        options.serverVersion = EngineInfo.version
-        options.protocolVersion = EngineInfo.protocolVersion
-        options.maxMessageBytes = maxMessageBytes
-        options.parentProcessID = parentPid
-        options.discoverDocument = try EngineInfo.openRPCDocument()
-
-        var configuration = Engine.Configuration(
-            dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? DataDirectory.default(),
-            bundledDatabase: database.map { URL(fileURLWithPath: $0) })
-        configuration.diagnostics = diagnostics
-        for hex in trustedKey {
-            logger.warning("trusting .stol files signed by \(hex) (--trusted-key); only the release key is trusted by default")
-            configuration.extraTrustedKeys.append(try Signing.parsePublicKey(hex))
-        }
-        if let maxImportBytes { configuration.importLimits.maxDecompressedBytes = min(maxImportBytes, configuration.importLimits.maxDecompressedBytes) }
-        let engine: Engine
-        do {
-            engine = try Engine(configuration: configuration, logger: logger)
-        } catch {
-            logger.critical("cannot start: \(error)")
-            throw ExitCode(2)
-        }
-        var methods = engine.methods()
-        if conformanceMethods { methods.merge(.conformanceMethods()) }
-
-        let server = RPCServer(methods: methods, options: options, input: 0, output: protocolFD, logger: logger)
-        stopSignals.onSignal { name in server.stop(code: 0, reason: "received \(name)") }
-        logger.info("serving JSON-RPC 2.0 on stdio (version \(EngineInfo.version))")
-        let code = await server.run()
-        // Every way out (end of input, `exit`, a signal, the parent gone, stdout closed) comes
-        // here: end imports, leave favourites whole on disk, remove the scratch directory.
-        await engine.close()
-        logger.info("exiting with code \(code)")
-        // Everything is flushed; leave at once, before other threads can touch torn-down state.
-        Foundation.exit(code)
+        try await StdioSession.run(
+            common: common, engineOptions: engineOptions, mode: "JSON-RPC 2.0",
+            methods: { engine in
+                var methods = engine.methods()
+                if conformanceMethods { methods.merge(.conformanceMethods()) }
+                return methods
+            },
+            options: { $0 })
     }
 }

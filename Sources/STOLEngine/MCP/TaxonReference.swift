@@ -1,0 +1,57 @@
+import STOLRPC
+
+/// A taxon as a tool call names it: an id, or a scientific or common name.
+enum TaxonReference: Sendable, Equatable {
+    case id(Int64)
+    case name(String)
+
+    /// The taxon's id. A name must match one taxon's name exactly (accents aside); several such
+    /// taxa are ambiguous and none is unknown, and both are told to the model with candidates.
+    func resolve(in table: MethodTable, context: RequestContext, language: String) async throws -> Int64 {
+        switch self {
+        case .id(let id):
+            guard id > 0, id < (1 << 53) else { throw MCPToolError(message: "\(id) is not a taxon id: ids are positive integers") }
+            return id
+        case .name(let name):
+            var params = SearchMethods.QueryParams()
+            params.query = name
+            params.lang = language
+            params.limit = 10
+            let found = try await table.call(SearchMethods.Query.self, params, context: context)
+            let results = found["results"]?.arrayValue ?? []
+            let exact = results.filter { ["exact", "exact-folded"].contains($0["matchTier"]?.stringValue ?? "") }
+            if exact.count == 1, let id = exact[0]["id"]?.int64Value { return id }
+            if exact.count > 1 {
+                throw MCPToolError(
+                    message: "\"\(name)\" names \(exact.count) taxa; ask which one is meant, then call again with its id: "
+                        + exact.map(Self.describe).joined(separator: "; "),
+                    detail: .object(["reason": "ambiguous", "query": .string(name), "candidates": .array(exact.map(Self.candidate))]))
+            }
+            let close = Array(results.prefix(5))
+            let hint = close.isEmpty ? "nothing close either" : "closest: " + close.map(Self.describe).joined(separator: "; ")
+            throw MCPToolError(
+                message: "No taxon is named \"\(name)\" in this database (\(hint)).",
+                detail: .object(["reason": "unknown", "query": .string(name), "candidates": .array(close.map(Self.candidate))]))
+        }
+    }
+
+    /// `Panthera leo (species, id 123, "Lion")`.
+    private static func describe(_ result: JSONValue) -> String {
+        var text = result["scientificName"]?.stringValue ?? "?"
+        var parts: [String] = []
+        if let rank = result["rank"]?.stringValue { parts.append(rank) }
+        if let id = result["id"]?.int64Value { parts.append("id \(id)") }
+        if let display = result["disambiguation"]?["display"]?.stringValue { parts.append(display) }
+        if let common = result["preferredCommonName"]?.stringValue { parts.append("\"\(common)\"") }
+        if !parts.isEmpty { text += " (" + parts.joined(separator: ", ") + ")" }
+        return text
+    }
+
+    private static func candidate(_ result: JSONValue) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("id", result["id"] ?? .null), ("scientificName", result["scientificName"] ?? .null)]
+        for key in ["rank", "preferredCommonName", "disambiguation", "matchedName"] {
+            if let value = result[key] { members.append((key, value)) }
+        }
+        return .object(members)
+    }
+}
