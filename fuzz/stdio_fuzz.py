@@ -25,6 +25,10 @@ Two engines run: the main one with the default 64 MiB cap (which also gets a 50 
 it must answer), and one with --max-message-bytes 1000000 that gets the 50 MB line and must answer
 -32600 (messageTooLarge) and keep serving.
 
+With --mode mcp the same checks run against `stol-engine mcp --test-tools`: MCP's methods
+(initialize, ping, tools/list, tools/call with every tool, unknown tools and hostile arguments)
+join the mix; `notifications/cancelled` is never sent, since MCP answers no cancelled request.
+
 Prints `N passed, N failed` (N = input lines checked) and exits 1 on any failure.
 """
 import argparse
@@ -46,6 +50,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 MAX_DEPTH = 512          # JSONParser.defaultMaxDepth
 DEFAULT_CAP = 64 << 20   # --max-message-bytes default
+MODE = "jsonrpc"         # or "mcp" (--mode)
 
 # ---------------------------------------------------------------------------------------------
 # Strict JSON that keeps number text (ids are echoed with their exact spelling)
@@ -176,6 +181,13 @@ class Skip(Exception):
 def guard_request(method, params):
     if method in ("exit", "shutdown"):
         raise Skip(method)
+    if MODE == "mcp" and method == "notifications/cancelled":
+        raise Skip("cancel")
+    if method == "tools/call" and isinstance(params, dict) and params.get("name") == "test_sleep":
+        args = params.get("arguments")
+        ms = args.get("ms") if isinstance(args, dict) else None
+        if isinstance(ms, Num) and (_num(ms) is None or _num(ms) > 300):
+            raise Skip("sleep")
     if method == "initialize" and isinstance(params, dict) and "processId" in params:
         raise Skip("processId")
     if method == "test/sleep":
@@ -351,7 +363,8 @@ class Engine:
         # Its own data directory: imports, switches, media packs and diagnostics touch nothing real.
         self.data_dir = tempfile.mkdtemp(prefix="stol-stdio-fuzz-")
         self.proc = subprocess.Popen(
-            list(command) + ["--conformance-methods", "--data-dir", self.data_dir] + list(extra_args),
+            list(command) + ([] if MODE == "mcp" else ["--conformance-methods"]) + ["--data-dir", self.data_dir]
+            + list(extra_args),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         self.lines = queue.Queue()
         self.trailing = b""
@@ -481,6 +494,10 @@ INTERESTING_TOKENS = [b"{", b"}", b"[", b"]", b",", b":", b'"', b"\\", b"\\u0000
                       b'"id":', b'"method":', b'"params":', b'"jsonrpc":"2.0"', b"9" * 40, b"[" * 600]
 
 
+MCP_TOOLS = ["search_taxa", "get_taxon", "list_children", "get_lineage", "compare_taxa", "closest_relatives",
+             "database_info", "test_sleep", "nope", "", "GET_TAXON", "get_taxon\u0000"]
+MCP_ARGUMENTS = ["taxon", "a", "b", "query", "language", "limit", "count", "cursor", "rank", "conservation", "ms", "x"]
+
 FILE_METHODS = ["database/info", "database/import", "database/cancelImport", "database/activateReference",
                 "database/deactivateReference", "media/import", "media/cancelImport", "media/packs", "media/image",
                 "media/deletePack", "storage/report", "diagnostics/setEnabled", "diagnostics/status",
@@ -605,7 +622,7 @@ class Generator:
             (self.mutated_vector, 30), (self.random_message, 20), (self.real_method, 25), (self.batch, 8),
             (self.invalid_utf8, 4), (self.huge_number, 3), (self.deep, 2), (self.long_string, 2),
             (self.random_bytes, 3), (self.crlf, 3), (self.file_method, 8),
-        ]
+        ] + ([(self.mcp_method, 40)] if MODE == "mcp" else [])
         self.total = sum(w for _, w in self.kinds)
 
     def next(self):
@@ -740,6 +757,42 @@ class Generator:
         return self.message(method=method, params=params, notification=self.r.random() < 0.05).encode(
             "utf-8", "surrogatepass") + b"\n"
 
+    def mcp_method(self):
+        """MCP's methods, tools/call above all, with real and hostile tool names and arguments."""
+        method = self.r.choice(["tools/call"] * 6 + ["tools/list", "initialize", "ping", "notifications/initialized",
+                                                     "server/discover"])
+        p = {}
+        if method == "tools/call":
+            p["name"] = self.r.choice(MCP_TOOLS) if self.r.random() < 0.9 else self.value()
+            if self.r.random() < 0.9:
+                args = {}
+                for key in self.r.sample(MCP_ARGUMENTS, self.r.randint(0, 4)):
+                    r = self.r.random()
+                    if key == "ms":
+                        args[key] = Num(str(self.r.randint(0, 300)))
+                    elif key in ("taxon", "a", "b") and r < 0.5:
+                        args[key] = self.r.choice([self.r.choice(REAL_IDS), "lion", "Panthera leo", "Morus", "tiger", "Löwe",
+                                                   str(self.r.choice(REAL_IDS))])
+                    elif key in ("limit", "count") and r < 0.5:
+                        args[key] = Num(self.r.choice(ODD_NUMBERS + ["5", "50", "51"]))
+                    else:
+                        args[key] = self.r.choice(HOSTILE_TEXT) if r < 0.8 else self.value()
+                p["arguments"] = args if self.r.random() < 0.95 else self.value()
+            if self.r.random() < 0.2:
+                p["_meta"] = {"progressToken": self.r.choice(["t", Num(str(self.r.randint(0, 99))), None, []])}
+        elif method == "initialize":
+            p["protocolVersion"] = self.r.choice(["2025-11-25", "2025-06-18", "2024-11-05", "1999-01-01", "", Num("1"), None])
+            if self.r.random() < 0.5:
+                p["capabilities"] = self.value()
+        elif self.r.random() < 0.3:
+            p = {"x": self.value()}
+        params = p if self.r.random() < 0.95 else self.r.choice([[], [p], {}, None])
+        if params is None:
+            return self.message(method=method, params={}, notification=method.startswith("notifications/")).encode(
+                "utf-8", "surrogatepass") + b"\n"
+        return self.message(method=method, params=params, notification=method.startswith("notifications/")
+                            or self.r.random() < 0.03).encode("utf-8", "surrogatepass") + b"\n"
+
     def real_method(self):
         method = self.r.choice(["taxon/get", "taxon/detail", "taxon/children", "taxon/ancestors", "search/query",
                                 "search/autocomplete", "favorites/add", "favorites/remove", "favorites/toggle",
@@ -855,7 +908,7 @@ class Generator:
 class Run:
     def __init__(self, args, engine_args=()):
         self.args = args
-        self.command = [args.engine] + list(engine_args)
+        self.command = [args.engine] + (["mcp", "--test-tools"] if MODE == "mcp" else []) + list(engine_args)
         self.file_outcomes = {}
         self.internal_logs = []
         self.passed = 0
@@ -1074,8 +1127,11 @@ def main():
     ap.add_argument("--window", type=int, default=16, help="lines sent before their answers are checked")
     ap.add_argument("--max-rss-mb", type=int, default=1024, help="fail if the engine's peak RSS exceeds this")
     ap.add_argument("--no-big", action="store_true", help="skip the 50 MB line cases")
+    ap.add_argument("--mode", choices=["jsonrpc", "mcp"], default="jsonrpc", help="serve mode, or stol-engine mcp")
     ap.add_argument("-v", action="store_true")
     args = ap.parse_args()
+    global MODE
+    MODE = args.mode
     if args.seed is None:
         args.seed = random.randrange(1 << 30)
     rng = random.Random(args.seed)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the Swift unit and end-to-end tests, the unit tests under both sanitizers, the
 # JSON-RPC conformance vectors against the real binary, the fuzzers for a short while, the Python
-# client's tests (its terminal browser's too) and a benchmark smoke run.
+# client's tests (its terminal browser's too), the MCP SDK's checks of MCP mode and a benchmark smoke run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -14,8 +14,11 @@ swift test --skip-build --no-parallel
 bash scripts/sanitizers.sh thread address
 python3 protocol/conformance/run.py -- .build/debug/stol-engine
 python3 fuzz/stdio_fuzz.py --seconds 20 --seed 1
+python3 fuzz/stdio_fuzz.py --mode mcp --seconds 15 --seed 1 --no-big
 bash fuzz/run.sh 15 -seed=1
 STOL_ENGINE="$PWD/.build/debug/stol-engine" python3 -m pytest -q clients/python-example
 # The terminal browser (Textual's pilot and layout snapshots), in its own test-only venv.
 bash clients/python-example/scripts/test-tui.sh .build/debug/stol-engine
+# MCP mode, driven by the official MCP Python SDK, in its own test-only venv.
+bash scripts/test-mcp.sh .build/debug/stol-engine
 python3 bench/run.py --smoke --engine .build/debug/stol-engine

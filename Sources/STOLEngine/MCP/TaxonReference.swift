@@ -35,15 +35,12 @@ enum TaxonReference: Sendable, Equatable {
         }
     }
 
-    /// `Panthera leo (species, id 123, "Lion")`.
+    /// `Panthera leo (species), id 123, "Lion"`, or `Morus (genus in Aves), id 456` for a homonym.
     private static func describe(_ result: JSONValue) -> String {
-        var text = result["scientificName"]?.stringValue ?? "?"
-        var parts: [String] = []
-        if let rank = result["rank"]?.stringValue { parts.append(rank) }
-        if let id = result["id"]?.int64Value { parts.append("id \(id)") }
-        if let display = result["disambiguation"]?["display"]?.stringValue { parts.append(display) }
-        if let common = result["preferredCommonName"]?.stringValue { parts.append("\"\(common)\"") }
-        if !parts.isEmpty { text += " (" + parts.joined(separator: ", ") + ")" }
+        var text = result["disambiguation"]?["display"]?.stringValue
+            ?? (result["scientificName"]?.stringValue ?? "?") + (result["rank"]?.stringValue.map { " (\($0))" } ?? "")
+        if let id = result["id"]?.int64Value { text += ", id \(id)" }
+        if let common = result["preferredCommonName"]?.stringValue { text += ", \"\(common)\"" }
         return text
     }
 

@@ -375,6 +375,7 @@ public final class RPCServer: Sendable {
         }
         progress?.close()
         if !options.answersCancelledRequests, case .failure(let error) = outcome, error == .cancelled, !state.withLock({ $0.stopping }) {
+            logger.debug("request \(request.id.map { "\($0)" } ?? "-") (\(request.method)) cancelled by the client; not answered")
             return nil
         }
         guard let id = request.id else {
