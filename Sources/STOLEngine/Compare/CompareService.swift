@@ -15,14 +15,19 @@ public struct CompareService: Sendable {
 
     // MARK: compare/taxa
 
-    public func compare(_ a: Int64, _ b: Int64, lang: String = "en") async throws -> TaxaComparison {
+    /// With `includeTraitSimilarity` false (the specification's `CompareConfig` switch) the
+    /// similarity is not computed and is null; the trait deltas are always there.
+    public func compare(_ a: Int64, _ b: Int64, lang: String = "en", includeTraitSimilarity: Bool = true) async throws -> TaxaComparison {
         // The database is taken once: a switch mid-request never mixes two databases.
         let database = await databases.current()
-        return try await compare(a, b, lang: lang, in: database, using: await lca.snapshot(for: database))
+        return try await compare(
+            a, b, lang: lang, includeTraitSimilarity: includeTraitSimilarity, in: database, using: await lca.snapshot(for: database))
     }
 
     /// Compares in `database`; a nil `snapshot` answers from SQL.
-    public func compare(_ a: Int64, _ b: Int64, lang: String, in database: TaxonomyDatabase, using snapshot: LCASnapshot?) async throws -> TaxaComparison {
+    public func compare(
+        _ a: Int64, _ b: Int64, lang: String, includeTraitSimilarity: Bool = true, in database: TaxonomyDatabase, using snapshot: LCASnapshot?
+    ) async throws -> TaxaComparison {
         let pathA: [Int64], pathB: [Int64]
         if let snapshot {
             guard let na = snapshot.node(for: a) else { throw TaxonomyError.taxonNotFound(a) }
@@ -44,7 +49,7 @@ public struct CompareService: Sendable {
         }
         let select = TaxonomyStore.selectTaxon(in: database)
         let (taxa, traits) = try await database.read { db in
-            (try Self.taxa(db, Set(pathA + pathB), lang: lang, select: select), try Self.traitSets(db, [a, b]))
+            (try Self.taxa(db, Set(pathA + pathB), lang: lang, select: select), (try TaxonomyStore.traits(db, a), try TaxonomyStore.traits(db, b)))
         }
         func get(_ id: Int64) throws -> Taxon {
             guard let t = taxa[id] else { throw TaxonomyError.taxonNotFound(id) }
@@ -52,11 +57,13 @@ public struct CompareService: Sendable {
         }
         let fromA = try pathA.map(get), fromB = try pathB.map(get)
         let common = fromA[fromA.count - 1]
+        let traitsCompared = TraitComparison.compare(traits.0, traits.1)
         return TaxaComparison(
             a: fromA[0], b: fromB[0], lca: common, pathFromA: fromA, pathFromB: fromB,
             taxonomicDistance: pathA.count + pathB.count - 2,
             sharedCladeDescription: Self.describe(fromA[0], fromB[0], common),
-            traitSimilarity: Self.jaccard(traits[a] ?? [], traits[b] ?? []))
+            traitSimilarity: includeTraitSimilarity ? traitsCompared.similarity : nil,
+            traitDeltas: traitsCompared.deltas)
     }
 
     /// "Both are in order Carnivora", "Both are in family Felidae (Cats)"; when one is the other's
@@ -70,12 +77,6 @@ public struct CompareService: Sendable {
         if lca.id == a.id { return "\(b.scientificName) is in \(clade)" }
         if lca.id == b.id { return "\(a.scientificName) is in \(clade)" }
         return "Both are in \(clade)"
-    }
-
-    /// Jaccard index of two `key=value` sets; nil when either is empty.
-    static func jaccard(_ x: Set<String>, _ y: Set<String>) -> Double? {
-        guard !x.isEmpty, !y.isEmpty else { return nil }
-        return Double(x.intersection(y).count) / Double(x.union(y).count)
     }
 
     // MARK: compare/relatives
@@ -267,16 +268,6 @@ public struct CompareService: Sendable {
         return out
     }
 
-    static func traitSets(_ db: Database, _ ids: [Int64]) throws -> [Int64: Set<String>] {
-        var out: [Int64: Set<String>] = [:]
-        let list = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        for row in try Row.fetchAll(db, sql: "SELECT taxon_id, key, value FROM traits WHERE taxon_id IN (\(list))", arguments: StatementArguments(ids)) {
-            let key: String = row[1], value: String = row[2]
-            out[row[0], default: []].insert(key + "=" + value)
-        }
-        return out
-    }
-
     private static func chunks(_ ids: [Int64], size: Int = 500) -> [ArraySlice<Int64>] {
         stride(from: 0, to: ids.count, by: size).map { ids[$0..<min($0 + size, ids.count)] }
     }
@@ -297,11 +288,14 @@ public struct TaxaComparison: Codable, Sendable, Equatable {
     public var pathFromB: [Taxon]
     public var taxonomicDistance: Int
     public var sharedCladeDescription: String
-    /// Null (not omitted) when either side has no traits.
+    /// The Jaccard index of the two taxa's trait terms (`TraitComparison`), 0…1. Null (not
+    /// omitted) when either side has no traits or `includeTraitSimilarity` was false.
     public var traitSimilarity: Double?
+    /// Per trait key, the values both share and those only one has.
+    public var traitDeltas: [TraitComparison.Delta]
 
     enum CodingKeys: String, CodingKey {
-        case a, b, lca, pathFromA, pathFromB, taxonomicDistance, sharedCladeDescription, traitSimilarity
+        case a, b, lca, pathFromA, pathFromB, taxonomicDistance, sharedCladeDescription, traitSimilarity, traitDeltas
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -314,6 +308,7 @@ public struct TaxaComparison: Codable, Sendable, Equatable {
         try c.encode(taxonomicDistance, forKey: .taxonomicDistance)
         try c.encode(sharedCladeDescription, forKey: .sharedCladeDescription)
         try c.encode(traitSimilarity, forKey: .traitSimilarity)
+        try c.encode(traitDeltas, forKey: .traitDeltas)
     }
 }
 

@@ -124,7 +124,7 @@ public enum LCASnapshotLoader {
             var path: [Int32] = []
             var previousDepth: Int64 = -1
             var valid = true
-            try scan(db, "SELECT taxon_id, depth FROM euler_tour ORDER BY idx") { row in
+            try scan(db, "SELECT taxon_id, depth FROM euler_tour ORDER BY seq") { row in
                 guard valid else { return }
                 let id = sqlite3_column_int64(row, 0)
                 let depth = sqlite3_column_int64(row, 1)

@@ -32,13 +32,19 @@ public final class TaxonomyDatabase: Sendable {
     public var damage: DatabaseDamage? { damageFound.withLock { $0 } }
 
     /// Opens `url` read-only and checks that it is a taxonomy database this engine can read.
-    public init(url: URL, source: Source, connections: Int = 3) throws(DatabaseOpenError) {
+    ///
+    /// A database without the engine's search extensions (only the specification's tables) needs
+    /// `extensionCache`, where they are built once and attached; without one it is refused.
+    public init(url: URL, source: Source, connections: Int = 3, extensionCache: ExtensionCache? = nil) throws(DatabaseOpenError) {
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw .unreadable(url.lastPathComponent) }
+        let adapter = try Self.adapter(for: url, cache: extensionCache)
         var config = Configuration()
         config.readonly = true
         config.label = "stol.\(source.rawValue)"
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA trusted_schema = OFF; PRAGMA query_only = 1;")
+            try db.execute(sql: "PRAGMA trusted_schema = OFF;")
+            try adapter.prepare(db)
+            try db.execute(sql: "PRAGMA query_only = 1;")
         }
         var readers: [DatabaseQueue] = []
         do {
@@ -60,7 +66,7 @@ public final class TaxonomyDatabase: Sendable {
                 }
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM taxa") ?? 0
                 var info: [String: String] = [:]
-                if try db.tableExists("dataset_info") {
+                if try db.tableExists("dataset_info") {  // in main or in the extension cache
                     for row in try Row.fetchAll(db, sql: "SELECT key, value FROM dataset_info") {
                         info[row["key"]] = row["value"]
                     }
@@ -102,6 +108,33 @@ public final class TaxonomyDatabase: Sendable {
         }
     }
 
+    /// What each connection needs besides the file: views for an older layout, the extension cache.
+    private static func adapter(for url: URL, cache: ExtensionCache?) throws(DatabaseOpenError) -> ConnectionAdapter {
+        var config = Configuration()
+        config.readonly = true
+        let found: (legacy: [String], missing: [SchemaExtensions.Extension])
+        do {
+            let probe = try DatabaseQueue(path: immutableURI(url), configuration: config)
+            found = try probe.read { db in
+                guard try db.tableExists("taxa") else { return ([], []) }
+                let present = try SchemaExtensions.present(db)
+                return (try ConnectionAdapter.legacyViews(db), SchemaExtensions.Extension.allCases.filter { $0.cacheable && !present.contains($0) })
+            }
+        } catch {
+            // The open below reports it.
+            return ConnectionAdapter(legacyViews: [], cache: nil)
+        }
+        guard found.missing.contains(.searchIndex) else { return ConnectionAdapter(legacyViews: found.legacy, cache: nil) }
+        guard let cache else { throw .missingExtensions(found.missing.map(\.rawValue)) }
+        do {
+            return ConnectionAdapter(legacyViews: found.legacy, cache: try cache.prepare(for: url, extensions: found.missing))
+        } catch let error as DatabaseOpenError {
+            throw error
+        } catch {
+            throw .unreadable("cannot build the search extensions of \(url.lastPathComponent) into \(cache.directory.path): \(error)")
+        }
+    }
+
     static func immutableURI(_ url: URL) -> String {
         var path = url.standardizedFileURL.path
         // Percent-encode the characters that would end or confuse a URI path.
@@ -115,9 +148,12 @@ public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertib
     case unreadable(String)
     case notATaxonomyDatabase
     case incompatibleSchema(found: Int, expected: Int)
+    /// The database lacks the engine's search extensions and there is nowhere to build them.
+    case missingExtensions([String])
 
     public var description: String {
         switch self {
+        case .missingExtensions(let names): "the database lacks the engine extensions \(names.joined(separator: ", ")) and no cache can be built"
         case .unreadable(let detail): "cannot open \(detail)"
         case .notATaxonomyDatabase: "not a stol taxonomy database"
         case let .incompatibleSchema(found, expected): "schema version \(found) is newer than the supported \(expected)"

@@ -60,13 +60,16 @@ public final class Engine: Sendable {
             redactor: Redactor(dataDirectory: configuration.dataDirectory),
             enabled: ReferenceSettings(dataDirectory: configuration.dataDirectory).diagnosticsEnabled)
         self.diagnostics = diagnostics
+        let scratch = ScratchDirectory(in: configuration.dataDirectory)
+        self.scratch = scratch
         let bundledURL = try configuration.bundledDatabase ?? Self.embeddedDatabaseURL()
-        let bundled = try TaxonomyDatabase(url: bundledURL, source: .bundled)
+        // A `--database` file with only the specification's tables gets its search extensions
+        // built into a cache in the data directory; the file itself is never written.
+        let bundled = try TaxonomyDatabase(
+            url: bundledURL, source: .bundled, extensionCache: ExtensionCache(dataDirectory: configuration.dataDirectory, scratch: scratch))
         let recovered = ReferenceService.recover(dataDirectory: configuration.dataDirectory, logger: logger)
         self.databases = DatabaseProvider(bundled: bundled, active: recovered)
         let releaseKey = (try? Signing.parsePublicKey(Signing.releasePublicKeyHex)).map { [$0] } ?? []
-        let scratch = ScratchDirectory(in: configuration.dataDirectory)
-        self.scratch = scratch
         self.reference = ReferenceService(
             dataDirectory: configuration.dataDirectory, scratch: scratch, trustedKeys: releaseKey + configuration.extraTrustedKeys,
             limits: configuration.importLimits, provider: databases, logger: logger)

@@ -6,6 +6,7 @@ enum CompareMethods {
         var a: Int64
         var b: Int64
         var lang: String?
+        var includeTraitSimilarity: Bool?
     }
 
     struct LCAParams: Codable, Sendable {
@@ -50,7 +51,8 @@ enum CompareMethods {
     static func register(in table: inout MethodTable, engine: Engine) {
         table.on(Taxa.self) { p, _ in
             try await engine.compare.compare(
-                try Params.taxonID(p.a, field: "a"), try Params.taxonID(p.b, field: "b"), lang: try Params.language(p.lang))
+                try Params.taxonID(p.a, field: "a"), try Params.taxonID(p.b, field: "b"), lang: try Params.language(p.lang),
+                includeTraitSimilarity: p.includeTraitSimilarity ?? true)
         }
         table.on(LowestCommonAncestors.self) { p, _ in
             guard p.pairs.count <= CompareService.maxLCAPairs else {

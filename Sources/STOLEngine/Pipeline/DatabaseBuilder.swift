@@ -94,22 +94,16 @@ public struct DatabaseBuilder {
         var childCounts = [Int32](repeating: 0, count: n)
         for p in assembled.parentIndex where p >= 0 { childCounts[Int(p)] += 1 }
         try queue.write { db in
+            // The specification's schema and every extension; the schema's own row gets the build
+            // date, so the same input gives the same bytes.
             try db.execute(sql: try Schema.sql())
-            try db.execute(sql: "INSERT INTO schema_version(version) VALUES (?)", arguments: [Schema.currentVersion])
+            try db.execute(sql: "UPDATE schema_version SET version = ?, applied_at = ?", arguments: [Schema.currentVersion, metadata.buildDate])
 
             let insertTaxon = try BulkStatement(db, "INSERT INTO taxa(id, parent_id, rank, scientific_name, author, year, status, conservation, child_count) VALUES (?,?,?,?,?,?,?,?,?)")
             let insertName = try BulkStatement(db, "INSERT INTO names(taxon_id, name, lang, name_type, is_preferred) VALUES (?,?,?,?,?)")
             let insertRef = try BulkStatement(db, "INSERT INTO refs(taxon_id, citation, url, ref_type) VALUES (?,?,?,?)")
-            let insertTrait = try BulkStatement(db, "INSERT OR IGNORE INTO traits(taxon_id, key, value) VALUES (?,?,?)")
+            let insertTrait = try BulkStatement(db, "INSERT INTO traits(taxon_id, trait_key, trait_value, unit) VALUES (?,?,?,?)")
             let insertFTS = try BulkStatement(db, "INSERT INTO fts_taxa(rowid, taxon_id, scientific_name, common_names, synonyms) VALUES (?,?,?,?,?)")
-            let insertSearch = try BulkStatement(db, "INSERT INTO search_names(id, taxon_id, name, folded, match_type, lang) VALUES (?,?,?,?,?,?)")
-            let insertTrigram = try BulkStatement(db, "INSERT INTO fts_trigram(rowid, padded) VALUES (?,?)")
-            var searchID: Int64 = 0
-            func addSearchName(_ taxon: Int64, _ name: String, _ folded: String, _ type: String, _ lang: String?) throws {
-                searchID += 1
-                try insertSearch.insert(.int(searchID), .int(taxon), .text(name), .text(folded), .text(type), .optional(lang))
-                try insertTrigram.insert(.int(searchID), .text(" " + folded + " "))
-            }
 
             for (step, i) in byID.enumerated() {
                 if step % 50_000 == 0 { progress("taxa", Double(step) / Double(max(n, 1))) }
@@ -129,22 +123,18 @@ public struct DatabaseBuilder {
                     try insertRef.insert(.int(id), .text(ref.citation), .optional(ref.url), .text(ref.type))
                 }
                 report.references += t.references.count
-                for trait in t.traits { try insertTrait.insert(.int(id), .text(trait.key), .text(trait.value)) }
-                report.traits += t.traits.count
+                let traits = Self.distinctTraits(t.traits)
+                for trait in traits {
+                    let (value, unit) = TraitUnit.split(trait.value)
+                    try insertTrait.insert(.int(id), .text(trait.key), .text(value), .optional(unit))
+                }
+                report.traits += traits.count
 
                 let commons = names.filter { $0.type != .synonym }
                 let synonyms = names.filter { $0.type == .synonym }
                 try insertFTS.insert(
                     .int(id), .int(id), .text(t.scientificName),
                     .text(commons.map(\.name).joined(separator: " ; ")), .text(synonyms.map(\.name).joined(separator: " ; ")))
-                let foldedScientific = TextFolding.fold(t.scientificName)
-                try addSearchName(id, t.scientificName, foldedScientific, "scientific", nil)
-                var seen: Set<String> = [foldedScientific]
-                for name in names {
-                    let folded = TextFolding.fold(name.name)
-                    guard !folded.isEmpty, seen.insert(folded).inserted else { continue }
-                    try addSearchName(id, name.name, folded, name.type == .synonym ? "synonym" : "common", name.lang)
-                }
                 if t.rank == .species { report.species += 1 }
             }
             report.taxa = n
@@ -153,15 +143,15 @@ public struct DatabaseBuilder {
 
         progress("search index", 0)
         try queue.write { db in
-            try db.execute(sql: "INSERT INTO fts_trigram(fts_trigram) VALUES ('optimize')")
+            try SchemaExtensions.fillSearchIndex(db, source: "main")
             try db.execute(sql: "INSERT INTO fts_taxa(fts_taxa) VALUES ('optimize')")
         }
         lap("search index")
 
         progress("euler tour", 0)
         try queue.write { db in
-            let insertEuler = try BulkStatement(db, "INSERT INTO euler_tour(idx, taxon_id, depth) VALUES (?,?,?)")
-            let insertFirst = try BulkStatement(db, "INSERT INTO first_occurrence(taxon_id, idx) VALUES (?,?)")
+            let insertEuler = try BulkStatement(db, "INSERT INTO euler_tour(seq, taxon_id, depth) VALUES (?,?,?)")
+            let insertFirst = try BulkStatement(db, "INSERT INTO first_occurrence(taxon_id, seq) VALUES (?,?)")
             var first = [Int64](repeating: -1, count: n)
             var idx: Int64 = 0
             try tree.eulerTour { node, depth in
@@ -221,6 +211,12 @@ public struct DatabaseBuilder {
         try queue.close()
         report.bytes = (try? fm.attributesOfItem(atPath: output.path)[.size] as? Int64) ?? 0
         return report
+    }
+
+    /// Each trait once, in source order (the specification's table has no uniqueness constraint).
+    static func distinctTraits(_ traits: [SourceTrait]) -> [SourceTrait] {
+        var seen = Set<SourceTrait>()
+        return traits.filter { seen.insert($0).inserted }
     }
 
     /// One preferred name per language and type at most, preferred first, duplicates removed.

@@ -20,6 +20,9 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
     case signatureInvalid
     case decompressedTooLarge(limit: Int64)
     case incompatibleSchema(found: Int, expected: Int)
+    /// The schema is not the format's (a table, column, index or other object differs); the detail
+    /// names it. Answers with kind `incompatibleSchema`, like a newer version.
+    case schemaMismatch(String)
     case databaseCorrupt(String)
     case importAlreadyInProgress
     case cancelled
@@ -44,7 +47,7 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
         case .checksumMismatch: "checksumMismatch"
         case .signatureInvalid: "signatureInvalid"
         case .decompressedTooLarge: "decompressedTooLarge"
-        case .incompatibleSchema: "incompatibleSchema"
+        case .incompatibleSchema, .schemaMismatch: "incompatibleSchema"
         case .databaseCorrupt: "databaseCorrupt"
         case .importAlreadyInProgress: "importAlreadyInProgress"
         case .cancelled: "cancelled"
@@ -65,6 +68,7 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
         case .signatureInvalid: "the signature is not valid for any trusted key"
         case .decompressedTooLarge(let limit): "the database inflates beyond the limit of \(limit) bytes"
         case let .incompatibleSchema(found, expected): "schema version \(found) is not supported (this engine reads up to \(expected))"
+        case .schemaMismatch(let d): "the database's schema is not schema v1 (the specification's, with or without the engine's extensions): \(d)"
         case .databaseCorrupt(let d): "the database is corrupt: \(d)"
         case .importAlreadyInProgress: "an import is already in progress"
         case .cancelled: "the import was cancelled"
@@ -84,7 +88,7 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
         case .notAStolFile(let d): return .kind(code, kind, description, ["detail": .string(d)])
         case .decompressedTooLarge(let limit): return .kind(code, kind, description, ["limit": .integer(Int(limit))])
         case let .incompatibleSchema(found, expected): return .kind(code, kind, description, ["found": .integer(found), "expected": .integer(expected)])
-        case .databaseCorrupt(let d): return .kind(code, kind, description, ["detail": .string(d)])
+        case .databaseCorrupt(let d), .schemaMismatch(let d): return .kind(code, kind, description, ["detail": .string(d)])
         case .importFailed(let d), .settingsUnwritable(let d), .deleteFailed(let d): return .kind(code, kind, description, ["detail": .string(d)])
         case .cancelled: return .cancelled
         case .checksumMismatch, .signatureInvalid, .importAlreadyInProgress, .referenceMissing, .busyInAnotherProcess: return .kind(code, kind, description)
@@ -172,7 +176,9 @@ public struct ReferenceImporter: Sendable {
         let copy = temporaryDirectory.appendingPathComponent("import-\(id).stol")
         let database = temporaryDirectory.appendingPathComponent("import-\(id).sqlite")
         do {
-            return try run(source, copy: copy, database: database, job: job, report: report)
+            let staged = try run(source, copy: copy, database: database, job: job, report: report)
+            if kind == .database { try buildExtensions(staged.database, job: job, report: report) }
+            return staged
         } catch {
             unlink(copy.path)
             unlink(database.path)
@@ -290,7 +296,7 @@ public struct ReferenceImporter: Sendable {
                 switch kind {
                 case .database:
                     guard try db.tableExists("schema_version"), try db.tableExists("taxa") else {
-                        throw ReferenceError.databaseCorrupt("not a stol taxonomy database (no schema_version or taxa table)")
+                        throw ReferenceError.schemaMismatch("not a stol taxonomy database (no schema_version or taxa table)")
                     }
                     return try Int.fetchOne(db, sql: "SELECT version FROM schema_version") ?? 0
                 case .media:
@@ -341,6 +347,41 @@ public struct ReferenceImporter: Sendable {
         try checkCancelled(job)
         report(0.9, "verified")
         return Staged(stolCopy: copy, database: database, schemaVersion: stored, signedBy: key)
+    }
+
+    /// Builds the engine extensions the verified database lacks into the staged copy (never the
+    /// user's file), so the installed database serves every method; reported as `building extensions`.
+    private func buildExtensions(_ database: URL, job: ImportJob, report: Report) throws(ReferenceError) {
+        try checkCancelled(job)
+        do {
+            var config = Configuration()
+            config.label = "stol.import.extensions"
+            config.journalMode = .default
+            let queue = try DatabaseQueue(path: database.path, configuration: config)
+            defer { try? queue.close() }
+            let missing = try queue.read { db in
+                let present = try SchemaExtensions.present(db)
+                return SchemaExtensions.Extension.allCases.filter { !present.contains($0) }
+            }
+            guard !missing.isEmpty else { return }
+            report(0.9, "building extensions")
+            try job.whileInterruptible({ queue.interrupt() }) {
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA trusted_schema = OFF;")
+                    try db.inTransaction {
+                        try SchemaExtensions.build(missing, in: db) { report(0.9, "building extensions: \($0.rawValue)") }
+                        return .commit
+                    }
+                }
+            }
+        } catch let error as ReferenceError {
+            throw error
+        } catch {
+            try checkCancelled(job)
+            throw .importFailed("building the engine extensions: \(Self.describe(error))")
+        }
+        try checkCancelled(job)
+        report(0.91, "extensions built")
     }
 
     private func inflate(_ file: RawFile, payloadSize: Int64, to database: URL, job: ImportJob, report: Report) throws(ReferenceError) {

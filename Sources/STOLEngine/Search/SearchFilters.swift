@@ -41,13 +41,13 @@ public struct SearchFilters: Sendable, Equatable {
             for (i, code) in codes.enumerated() { arguments["c\(i)"] = code }
         }
         if let range {
-            sql += " AND EXISTS (SELECT 1 FROM first_occurrence fo WHERE fo.taxon_id = t.id AND fo.idx BETWEEN :lo AND :hi)"
+            sql += " AND EXISTS (SELECT 1 FROM first_occurrence fo WHERE fo.taxon_id = t.id AND fo.seq BETWEEN :lo AND :hi)"
             arguments["lo"] = range.lowerBound
             arguments["hi"] = range.upperBound
         }
         for (i, word) in habitat.enumerated() {
             // Words are letters and digits only (SearchQuery.tokenize), so they hold no LIKE wildcard.
-            sql += " AND EXISTS (SELECT 1 FROM traits h WHERE h.taxon_id = t.id AND h.key = 'habitat' AND (' ' || h.value) LIKE :h\(i))"
+            sql += " AND EXISTS (SELECT 1 FROM traits h WHERE h.taxon_id = t.id AND h.trait_key = 'habitat' AND (' ' || h.trait_value) LIKE :h\(i))"
             arguments["h\(i)"] = "% " + word + "%"
         }
         return (sql, arguments)
@@ -56,13 +56,13 @@ public struct SearchFilters: Sendable, Equatable {
     /// The Euler-tour range of `within`'s subtree: from its first visit to the last index before
     /// the tour climbs above it (or, for a root, reaches the next root). Nil when the taxon is unknown.
     static func subtreeRange(_ db: Database, of taxon: Int64) throws -> ClosedRange<Int64>? {
-        guard let first = try Int64.fetchOne(db, sql: "SELECT idx FROM first_occurrence WHERE taxon_id = ?", arguments: [taxon]),
-            let depth = try Int64.fetchOne(db, sql: "SELECT depth FROM euler_tour WHERE idx = ?", arguments: [first])
+        guard let first = try Int64.fetchOne(db, sql: "SELECT seq FROM first_occurrence WHERE taxon_id = ?", arguments: [taxon]),
+            let depth = try Int64.fetchOne(db, sql: "SELECT depth FROM euler_tour WHERE seq = ?", arguments: [first])
         else { return nil }
         let end = try Int64.fetchOne(
-            db, sql: "SELECT min(idx) FROM euler_tour WHERE idx > :first AND (depth < :depth OR (depth = :depth AND taxon_id != :id))",
+            db, sql: "SELECT min(seq) FROM euler_tour WHERE seq > :first AND (depth < :depth OR (depth = :depth AND taxon_id != :id))",
             arguments: ["first": first, "depth": depth, "id": taxon])
-        let last = try end.map { $0 - 1 } ?? (Int64.fetchOne(db, sql: "SELECT max(idx) FROM euler_tour") ?? first)
+        let last = try end.map { $0 - 1 } ?? (Int64.fetchOne(db, sql: "SELECT max(seq) FROM euler_tour") ?? first)
         return first...last
     }
 }

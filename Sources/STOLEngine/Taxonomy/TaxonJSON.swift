@@ -48,6 +48,8 @@ extension Trait: JSONWritable {
     public func writeJSON(into out: inout [UInt8]) {
         JSONObject.write(into: &out) { o in
             o.member("key", key)
+            o.member("source", ifPresent: source)
+            o.member("unit", ifPresent: unit)
             o.member("value", value)
         }
     }

@@ -24,14 +24,25 @@ public struct TaxonName: Codable, Sendable, Equatable {
     public var isPreferred: Bool
 }
 
-/// A `key: value` trait.
+/// A `key: value` trait, with its unit when numeric and the reference it comes from when linked.
 public struct Trait: Codable, Sendable, Equatable, Hashable {
     public var key: String
     public var value: String
+    /// The unit of a numeric value (`m`, `kg`); nil when categorical.
+    public var unit: String?
+    /// The reference the value was taken from (`traits.source_ref`).
+    public var source: Reference?
+
+    public init(key: String, value: String, unit: String? = nil, source: Reference? = nil) {
+        self.key = key
+        self.value = value
+        self.unit = unit
+        self.source = source
+    }
 }
 
 /// A bibliographic reference.
-public struct Reference: Codable, Sendable, Equatable {
+public struct Reference: Codable, Sendable, Equatable, Hashable {
     public var citation: String
     public var url: String?
     public var type: String

@@ -183,9 +183,17 @@ public struct TaxonomyStore: Sendable {
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.name(from:))
     }
 
-    private static func traits(_ db: Database, _ id: Int64) throws -> [Trait] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM traits WHERE taxon_id = ? ORDER BY key, value"), arguments: [id])
-            .map { Trait(key: $0["key"], value: $0["value"]) }
+    /// A taxon's traits by key and value, each with its unit and linked reference.
+    static func traits(_ db: Database, _ id: Int64) throws -> [Trait] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT x.trait_key, x.trait_value, x.unit, r.citation, r.url, r.ref_type
+            FROM traits x LEFT JOIN refs r ON r.id = x.source_ref
+            WHERE x.taxon_id = ? ORDER BY x.trait_key, x.trait_value, x.unit, x.id
+            """), arguments: [id])
+            .map { row in
+                let citation: String? = row[3]
+                return Trait(key: row[0], value: row[1], unit: row[2], source: citation.map { Reference(citation: $0, url: row[4], type: row[5]) })
+            }
     }
 
     private static func references(_ db: Database, _ id: Int64) throws -> [Reference] {

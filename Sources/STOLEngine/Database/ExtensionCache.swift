@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Engine extensions for a database file the engine must not write (`--database FILE` with only
+/// the specification's tables): built once into `<data-dir>/Caches/extensions-<identity>.sqlite`,
+/// keyed by the file's identity (device, inode, size, modification time), and attached to every
+/// connection as `ext`. The database file itself is only ever opened read-only.
+public struct ExtensionCache: Sendable {
+    /// `<data-dir>/Caches`.
+    public let directory: URL
+    /// Where a cache is built before it is renamed into place (same filesystem).
+    public let scratch: ScratchDirectory
+
+    public init(dataDirectory: URL, scratch: ScratchDirectory) {
+        self.directory = dataDirectory.appendingPathComponent("Caches")
+        self.scratch = scratch
+    }
+
+    /// The cache file for `database`'s current identity; nil when the file cannot be stat'ed.
+    public func url(for database: URL) -> URL? {
+        var info = stat()
+        guard stat(database.path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        #else
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #endif
+        let identity = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(modified)"
+        var hasher = SHA256Hasher()
+        Array(identity.utf8).withUnsafeBytes { hasher.update($0) }
+        let digest = Hex.encode(Array(hasher.finalize().prefix(12)))
+        return directory.appendingPathComponent("extensions-\(digest).sqlite")
+    }
+
+    /// The cache holding `extensions` for `database`, built (from `database`, opened read-only)
+    /// when it is not there yet.
+    public func prepare(for database: URL, extensions: [SchemaExtensions.Extension]) throws -> URL {
+        guard let target = url(for: database) else { throw DatabaseOpenError.unreadable(database.lastPathComponent) }
+        if FileManager.default.fileExists(atPath: target.path) { return target }
+        try OwnedPath.ensureDirectory(directory)
+        let building = try scratch.url().appendingPathComponent("extensions-\(UUID().uuidString).sqlite")
+        defer { unlink(building.path) }
+        var config = Configuration()
+        config.journalMode = .default
+        let queue = try DatabaseQueue(path: building.path, configuration: config)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
+            try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [TaxonomyDatabase.immutableURI(database)])
+        }
+        try queue.write { db in
+            try SchemaExtensions.build(extensions.filter(\.cacheable), in: db, source: "src")
+        }
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "DETACH DATABASE src")
+            try db.execute(sql: "VACUUM")
+        }
+        try queue.close()
+        guard rename(building.path, target.path) == 0 else {
+            throw DatabaseOpenError.unreadable("cannot move the extension cache into \(directory.path): \(String(cString: strerror(errno)))")
+        }
+        return target
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+
+/// The engine's additions to the specification's schema v1 (DataLoading.md §3), all in one place.
+///
+/// A database with only the specification's tables serves every method: an extension it lacks is
+/// built into it (`build-db` always writes them all; `database/import` builds them into the staged
+/// copy) or, for a read-only `--database` file, into a cache in the data directory
+/// (`ExtensionCache`). Each extension is all or nothing: its objects are present together or not
+/// at all (import validation refuses a partial one).
+public enum SchemaExtensions {
+    /// One optional extension.
+    public enum Extension: String, CaseIterable, Sendable {
+        /// `dataset_info (key, value)`: the dataset's name, version, licence, credits and `top_n`.
+        case datasetInfo
+        /// `search_names`, `fts_trigram` and `fts_trigram_vocab`: exact matches, autocomplete and
+        /// typo-tolerant search over every name, folded.
+        case searchIndex
+        /// `taxa.child_count`, stored so that a lineage is a walk of primary-key lookups (without
+        /// it the engine counts children per query).
+        case childCount
+        /// The engine's own indexes on the specification's tables (sibling order, case-insensitive
+        /// names, names by language).
+        case indexes
+
+        /// Whether it can live in a separate cache database (it adds tables, not columns or indexes
+        /// of the specification's tables).
+        public var cacheable: Bool { self == .datasetInfo || self == .searchIndex }
+    }
+
+    /// A relaxation rather than an object: `taxa.rank` may be NULL, for sources without ranks
+    /// (Open Tree). Import accepts the column with or without NOT NULL.
+    static let nullableColumns: Set<String> = ["taxa.rank"]
+
+    /// The SQL that creates `extension` (empty; `build` fills it).
+    public static func createSQL(_ extension: Extension) -> String {
+        switch `extension` {
+        case .datasetInfo:
+            """
+            CREATE TABLE dataset_info (
+                key   TEXT PRIMARY KEY,
+                value TEXT NOT NULL
+            ) WITHOUT ROWID;
+            """
+        case .searchIndex:
+            """
+            -- Every searchable name once, folded (lower case, no diacritics), for exact matches,
+            -- autocomplete and typo-tolerant candidates.
+            CREATE TABLE search_names (
+                id         INTEGER PRIMARY KEY,
+                taxon_id   INTEGER NOT NULL,
+                name       TEXT NOT NULL,
+                folded     TEXT NOT NULL,
+                match_type TEXT NOT NULL CHECK (match_type IN ('scientific','common','synonym')),
+                lang       TEXT
+            );
+            CREATE INDEX idx_search_names_folded ON search_names(folded);
+            CREATE INDEX idx_search_names_taxon ON search_names(taxon_id);
+            -- Trigrams of each folded name padded with a space at both ends (rowid = search_names.id):
+            -- the padding gives short names edge trigrams, so "lyon" still shares "on " with "lion".
+            CREATE VIRTUAL TABLE fts_trigram USING fts5(
+                padded,
+                content = '',
+                tokenize = 'trigram'
+            );
+            -- How many names hold each trigram, so a fuzzy search looks up only the rarest ones.
+            CREATE VIRTUAL TABLE fts_trigram_vocab USING fts5vocab('fts_trigram', 'row');
+            """
+        case .childCount:
+            "ALTER TABLE taxa ADD COLUMN child_count INTEGER NOT NULL DEFAULT 0;"
+        case .indexes:
+            """
+            CREATE INDEX idx_taxa_parent_name ON taxa(parent_id, scientific_name);
+            CREATE INDEX idx_taxa_scientific_name ON taxa(scientific_name COLLATE NOCASE);
+            CREATE INDEX idx_names_taxon_lang ON names(taxon_id, lang);
+            CREATE INDEX idx_names_name ON names(name COLLATE NOCASE);
+            """
+        }
+    }
+
+    /// Every extension's SQL, in order (after the specification's).
+    public static var allSQL: String { Extension.allCases.map(createSQL).joined(separator: "\n") }
+
+    /// The schema objects (tables, virtual tables, indexes) an extension creates, read back from
+    /// its SQL; none for `childCount`, which adds a column.
+    static let objects: [Extension: [String]] = {
+        var out: [Extension: [String]] = [:]
+        for e in Extension.allCases where e != .childCount {
+            out[e] = (try? DatabaseQueue().write { db -> [String] in
+                if e == .indexes { try db.execute(sql: "CREATE TABLE taxa(parent_id, scientific_name); CREATE TABLE names(taxon_id, lang, name);") }
+                let before = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master"))
+                try db.execute(sql: createSQL(e))
+                return try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").filter { !before.contains($0) }
+            }) ?? []
+        }
+        return out
+    }()
+
+    /// Columns an extension adds to a specification table, as `table.column`.
+    static let optionalColumns: [String: Extension] = ["taxa.child_count": .childCount]
+
+    /// The extension an object or column (`table.column`) belongs to, if any.
+    static func owner(of name: String) -> Extension? {
+        optionalColumns[name] ?? objects.first { $0.value.contains(name) }?.key
+    }
+
+    /// The extensions schema `schema` of `db` holds completely, given the names of its objects.
+    static func present(_ db: Database, schema: String = "main") throws -> Set<Extension> {
+        let names = Set(try String.fetchAll(db, sql: "SELECT name FROM \(schema).sqlite_master"))
+        var out: Set<Extension> = []
+        for (e, objects) in objects where objects.allSatisfy(names.contains) { out.insert(e) }
+        if names.contains("taxa"), try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pragma_table_info('taxa', ?) WHERE name = 'child_count')", arguments: [schema]) == true {
+            out.insert(.childCount)
+        }
+        return out
+    }
+
+    /// Builds `extensions` into schema `main` of `db`, reading taxa, names and relatives from schema
+    /// `source` (`main` itself, or an attached read-only database). `progress` is told each one.
+    /// `dataset_info` gets `info` plus `top_n`, the most relatives stored for one species.
+    public static func build(
+        _ extensions: [Extension], in db: Database, source: String = "main", info: [String: String] = [:],
+        progress: (Extension) -> Void = { _ in }
+    ) throws {
+        for e in Extension.allCases where extensions.contains(e) {
+            progress(e)
+            try db.execute(sql: createSQL(e))
+            switch e {
+            case .datasetInfo:
+                var values = info
+                if values["top_n"] == nil, try db.tableExists("top_n_relatives", in: source),
+                   let n = try Int.fetchOne(db, sql: "SELECT max(c) FROM (SELECT count(*) AS c FROM \(source).top_n_relatives GROUP BY taxon_id)") {
+                    values["top_n"] = String(n)
+                }
+                for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                    try db.execute(sql: "INSERT OR REPLACE INTO dataset_info(key, value) VALUES (?, ?)", arguments: [key, value])
+                }
+            case .searchIndex:
+                try fillSearchIndex(db, source: source)
+            case .childCount:
+                try db.execute(sql: """
+                    UPDATE taxa SET child_count = c.n
+                    FROM (SELECT parent_id, count(*) AS n FROM taxa WHERE parent_id IS NOT NULL GROUP BY parent_id) AS c
+                    WHERE taxa.id = c.parent_id
+                    """)
+            case .indexes:
+                break
+            }
+        }
+    }
+
+    /// Fills `search_names` and `fts_trigram`: per taxon in id order, its scientific name, then each
+    /// of its names in id order whose folded form is new for the taxon (synonyms as `synonym`,
+    /// every other type as `common`).
+    static func fillSearchIndex(_ db: Database, source: String) throws {
+        let insertSearch = try BulkStatement(db, "INSERT INTO search_names(id, taxon_id, name, folded, match_type, lang) VALUES (?,?,?,?,?,?)")
+        let insertTrigram = try BulkStatement(db, "INSERT INTO fts_trigram(rowid, padded) VALUES (?,?)")
+        var searchID: Int64 = 0
+        func add(_ taxon: Int64, _ name: String, _ folded: String, _ type: String, _ lang: String?) throws {
+            searchID += 1
+            try insertSearch.insert(.int(searchID), .int(taxon), .text(name), .text(folded), .text(type), .optional(lang))
+            try insertTrigram.insert(.int(searchID), .text(" " + folded + " "))
+        }
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT t.id, CAST(t.scientific_name AS TEXT), CAST(n.name AS TEXT), CAST(n.lang AS TEXT), CAST(n.name_type AS TEXT)
+            FROM \(source).taxa t LEFT JOIN \(source).names n ON n.taxon_id = t.id
+            ORDER BY t.id, n.id
+            """)
+        var current: Int64?
+        var seen: Set<String> = []
+        while let row = try rows.next() {
+            let id: Int64 = row[0]
+            if id != current {
+                current = id
+                let scientific = ((row[1] as String?) ?? "").trimmingCharacters(in: .whitespaces)
+                let folded = TextFolding.fold(scientific)
+                try add(id, scientific, folded, "scientific", nil)
+                seen = [folded]
+            }
+            guard let raw = row[2] as String? else { continue }
+            let name = raw.trimmingCharacters(in: .whitespaces)
+            let folded = TextFolding.fold(name)
+            guard !folded.isEmpty, seen.insert(folded).inserted else { continue }
+            try add(id, name, folded, (row[4] as String?) == "synonym" ? "synonym" : "common", row[3])
+        }
+        try db.execute(sql: "INSERT INTO fts_trigram(fts_trigram) VALUES ('optimize')")
+    }
+}
