@@ -187,6 +187,10 @@ import Testing
             ("user_version 99 (the engine reads schema_version)", .database,
              writer.envelope(.database, version: 1, payload: Deflate.gzipStored(try files.variant(of: files.databaseURL, sql: "PRAGMA user_version = 99;")))),
             ("a valid member, then an empty one", .database, writer.envelope(.database, version: 1, payload: Deflate.gzipStored(body) + Deflate.gzipStored([]))),
+            // The specification's tables without some or all of the engine's extensions: the import builds them.
+            ("without dataset_info", .database, writer.envelope(.database, version: 1, payload: Deflate.gzipStored(try files.variant(of: files.databaseURL, sql: "DROP TABLE dataset_info; VACUUM;")))),
+            ("the specification's schema alone", .database, writer.envelope(.database, version: 1, payload: Deflate.gzipStored(try files.variant(
+                of: files.databaseURL, sql: HostileFiles.dropExtensions + "VACUUM;")))),
             ("media pack", .media, files.valid(.media)),
             ("media pack in two members", .media, writer.envelope(.media, version: 1, payload: Deflate.gzipFixed(Array(media[..<4096])) + Deflate.gzipStored(Array(media[4096...])))),
         ]

@@ -609,7 +609,7 @@ struct HostileFiles: Sendable {
         add("4096 zero bytes") { [UInt8](repeating: 0, count: 4096) }
         add("the SQLite header alone (100 bytes)") { Array(baseBytes.prefix(100)) }
         add("an empty (0-page) database", ci: true) { [] }
-        add("an empty 1-page database", ci: true) { try self.variant(of: base, sql: "DROP TABLE IF EXISTS images; DROP TABLE IF EXISTS media_info; " + (kind == .database ? Self.dropAllTaxonomy : "") + "VACUUM;") }
+        add("an empty 1-page database", kind == .database ? "incompatibleSchema" : "databaseCorrupt", ci: true) { try self.variant(of: base, sql: "DROP TABLE IF EXISTS images; DROP TABLE IF EXISTS media_info; " + (kind == .database ? Self.dropAllTaxonomy : "") + "VACUUM;") }
 
         // The 100-byte header.
         header("header magic changed", ci: true) { $0[0] ^= 0x20 }
@@ -637,23 +637,36 @@ struct HostileFiles: Sendable {
         sql("sqlite_master row with a wrong root page", "PRAGMA writable_schema = ON; UPDATE sqlite_master SET rootpage = 99999 WHERE name = '\(table)';")
         sql("sqlite_master row of an unknown type", "PRAGMA writable_schema = ON; INSERT INTO sqlite_master VALUES ('gadget', 'g', 'g', 0, 'CREATE GADGET g');")
         sql("two definitions of one table", "PRAGMA writable_schema = ON; INSERT INTO sqlite_master SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master WHERE name = '\(table)';")
-        sql("a trigger", ci: true, "CREATE TRIGGER hostile AFTER INSERT ON \(table) BEGIN DELETE FROM \(table); END;")
-        sql("a view", ci: true, "CREATE VIEW hostile AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r;")
-        sql("a view in place of a required table", kind == .database
+        // A schema that is not the format's is incompatibleSchema, with a detail naming the object.
+        let schema = "incompatibleSchema"
+        sql("a trigger", expect: schema, ci: true, "CREATE TRIGGER hostile AFTER INSERT ON \(table) BEGIN DELETE FROM \(table); END;")
+        sql("a view", expect: schema, ci: true, "CREATE VIEW hostile AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r;")
+        // A media pack's required tables are looked up before the schema is compared.
+        sql("a view in place of a required table", expect: kind == .database ? schema : "databaseCorrupt", kind == .database
             ? "DROP TABLE names; CREATE VIEW names AS SELECT id, id AS taxon_id, scientific_name AS name, 'en' AS lang, 'common' AS name_type, 0 AS is_preferred FROM taxa;"
             : "DROP TABLE images; CREATE VIEW images AS SELECT 1 AS id, 1 AS taxon_id, 'image/png' AS mime_type, 1 AS width, 1 AS height, '' AS credit, '' AS license, x'00' AS bytes;")
-        sql("an extra table", ci: true, "CREATE TABLE hostile_extra(x); INSERT INTO hostile_extra VALUES (1);")
-        sql("an extra index on an expression", "CREATE INDEX hostile_index ON \(table)(abs(id) + 1);")
-        sql("a required index replaced by an expression index", ci: kind == .media, kind == .database
+        sql("an extra table", expect: schema, ci: true, "CREATE TABLE hostile_extra(x); INSERT INTO hostile_extra VALUES (1);")
+        sql("an extra index on an expression", expect: schema, "CREATE INDEX hostile_index ON \(table)(abs(id) + 1);")
+        sql("a required index replaced by an expression index", expect: schema, ci: kind == .media, kind == .database
             ? "DROP INDEX idx_taxa_rank; CREATE INDEX idx_taxa_rank ON taxa(length(rank) * 2);"
             : "DROP INDEX idx_images_taxon; CREATE INDEX idx_images_taxon ON images(taxon_id * 2);")
-        sql("a generated column", ci: true, "ALTER TABLE \(table) ADD COLUMN hostile_generated INTEGER GENERATED ALWAYS AS (id * 2) VIRTUAL;")
+        sql("a generated column", expect: schema, ci: true, "ALTER TABLE \(table) ADD COLUMN hostile_generated INTEGER GENERATED ALWAYS AS (id * 2) VIRTUAL;")
         if kind == .database {
-            for missing in ["schema_version", "taxa", "names", "refs", "traits", "euler_tour", "first_occurrence", "top_n_relatives", "search_names", "dataset_info"] {
-                sql("missing table \(missing)", ci: missing == "names" || missing == "schema_version", "DROP TABLE \(missing);")
+            // The specification's tables are required; an engine extension is all or nothing
+            // (`search_names` without `fts_trigram`, or the reverse, is a near miss).
+            for missing in ["schema_version", "taxa", "names", "refs", "traits", "euler_tour", "first_occurrence", "top_n_relatives", "search_names"] {
+                sql("missing table \(missing)", expect: schema, ci: missing == "names" || missing == "schema_version", "DROP TABLE \(missing);")
             }
-            for missing in ["fts_taxa", "fts_trigram_vocab"] { sql("missing virtual table \(missing)", "DROP TABLE \(missing);") }
-            sql("missing index idx_taxa_parent", "DROP INDEX idx_taxa_parent;")
+            for missing in ["fts_taxa", "fts_trigram", "fts_trigram_vocab"] { sql("missing virtual table \(missing)", expect: schema, "DROP TABLE \(missing);") }
+            sql("missing index idx_taxa_parent (the specification's)", expect: schema, "DROP INDEX idx_taxa_parent;")
+            sql("missing index idx_taxa_parent_name (an extension's, the others there)", expect: schema, "DROP INDEX idx_taxa_parent_name;")
+            // Near misses of the specification's tables.
+            sql("a missing column (traits without unit)", expect: schema, fields: ["detail": "table traits lacks column unit"], ci: true, "ALTER TABLE traits DROP COLUMN unit;")
+            sql("a renamed column (traits.trait_key as key)", expect: schema, fields: ["detail": .string("table traits lacks column trait_key" + ImportSchemaText.olderEngine)], ci: true, "ALTER TABLE traits RENAME COLUMN trait_key TO key;")
+            sql("an extra column (taxa.hostile)", expect: schema, fields: ["detail": "table taxa has column hostile, which the schema does not have"], "ALTER TABLE taxa ADD COLUMN hostile TEXT;")
+            sql("a column that may be NULL (names.name)", expect: schema,
+                "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'name        TEXT    NOT NULL', 'name        TEXT') WHERE name = 'names';")
+            sql("an extra table named like an extension (search_names_extra)", expect: schema, fields: ["detail": "unexpected table search_names_extra (not in the schema)"], "CREATE TABLE search_names_extra(id INTEGER PRIMARY KEY);")
             sql("schema_version 0", ci: true, "UPDATE schema_version SET version = 0;")
             sql("schema_version -1", "UPDATE schema_version SET version = -1;")
             sql("schema_version 'abc'", "UPDATE schema_version SET version = 'abc';")
@@ -661,10 +674,10 @@ struct HostileFiles: Sendable {
             sql("schema_version 2 under a header saying 1", expect: "incompatibleSchema", fields: ["found": 2, "expected": 1], ci: true, "UPDATE schema_version SET version = 2;")
             sql("schema_version 2 under a header saying 2", expect: "incompatibleSchema", fields: ["found": 2, "expected": 1], version: 2, "UPDATE schema_version SET version = 2;")
             sql("schema_version 2^40", expect: "incompatibleSchema", fields: ["found": .integer(1 << 40), "expected": 1], "UPDATE schema_version SET version = 1099511627776;")
-            add("a media pack database", ci: true) { self.mediaDatabase }
+            add("a media pack database", schema, ci: true) { self.mediaDatabase }
         } else {
             for missing in ["media_info", "images"] { sql("missing table \(missing)", ci: missing == "images", "DROP TABLE \(missing);") }
-            sql("missing index idx_images_taxon", "DROP INDEX idx_images_taxon;")
+            sql("missing index idx_images_taxon", expect: schema, "DROP INDEX idx_images_taxon;")
             sql("no format_version", ci: true, "DELETE FROM media_info WHERE key = 'format_version';")
             sql("format_version 'abc'", "UPDATE media_info SET value = 'abc' WHERE key = 'format_version';")
             sql("format_version 0", "UPDATE media_info SET value = '0' WHERE key = 'format_version';")
@@ -687,6 +700,16 @@ struct HostileFiles: Sendable {
         add("index page type byte zeroed") { try self.corruptIndex(base, index) { page, _ in page[0] = 0 } }
         return cases
     }
+
+    /// The engine's hint for a table in the layout of its builds before schema v1 followed the specification.
+    enum ImportSchemaText {
+        static let olderEngine = " (the layout of databases built by stol-engine before schema v1 followed the specification; rebuild it with `stol-engine build-db` and pack it again)"
+    }
+
+    /// Removes every engine extension (`SchemaExtensions`), leaving the specification's schema.
+    static let dropExtensions = "DROP TABLE fts_trigram_vocab; DROP TABLE fts_trigram; DROP TABLE search_names; DROP TABLE dataset_info; " +
+        "DROP INDEX idx_taxa_parent_name; DROP INDEX idx_taxa_scientific_name; DROP INDEX idx_names_taxon_lang; DROP INDEX idx_names_name; " +
+        "ALTER TABLE taxa DROP COLUMN child_count; "
 
     static let dropAllTaxonomy = "DROP TABLE IF EXISTS fts_trigram_vocab; DROP TABLE IF EXISTS fts_trigram; DROP TABLE IF EXISTS fts_taxa; " +
         ["schema_version", "dataset_info", "taxa", "names", "refs", "traits", "euler_tour", "first_occurrence", "top_n_relatives", "search_names", "sqlite_stat1"]

@@ -68,7 +68,7 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
         case .signatureInvalid: "the signature is not valid for any trusted key"
         case .decompressedTooLarge(let limit): "the database inflates beyond the limit of \(limit) bytes"
         case let .incompatibleSchema(found, expected): "schema version \(found) is not supported (this engine reads up to \(expected))"
-        case .schemaMismatch(let d): "the database's schema is not schema v1 (the specification's, with or without the engine's extensions): \(d)"
+        case .schemaMismatch(let d): "the database's schema is not the format's: \(d)"
         case .databaseCorrupt(let d): "the database is corrupt: \(d)"
         case .importAlreadyInProgress: "an import is already in progress"
         case .cancelled: "the import was cancelled"
