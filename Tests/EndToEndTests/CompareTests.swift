@@ -37,6 +37,14 @@ import Testing
         #expect(result["sharedCladeDescription"] == "Both are in genus Panthera (Big cats)")
         // {diet=carnivore, habitat=savanna} and {diet=carnivore}
         #expect(result["traitSimilarity"]?.doubleValue == 0.5)
+        #expect(result["traitDeltas"] == .array([
+            .object(["key": "diet", "onlyA": [], "onlyB": [], "shared": ["carnivore"]]),
+            .object(["key": "habitat", "onlyA": ["savanna"], "onlyB": [], "shared": []]),
+        ]))
+        // The specification's switch: no similarity, the same deltas.
+        let params: JSONValue = .object(["a": .integer(try id("Panthera leo")), "b": .integer(try id("Panthera tigris")), "includeTraitSimilarity": false])
+        let without = try #require(await engine.call("compare/taxa", params)?["result"])
+        #expect(without["traitSimilarity"] == .null && without["traitDeltas"] == result["traitDeltas"])
     }
 
     @Test func sameFamilyOrderAndDomain() async throws {

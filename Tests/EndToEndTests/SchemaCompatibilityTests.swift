@@ -1,0 +1,104 @@
+import Foundation
+import STOLRPC
+import Testing
+
+/// Databases other than the engine's own current builds: the specification's tables without the
+/// engine's extensions (served read-only through a cache), and databases in the layout of earlier
+/// engine builds (served through views; refused by import with the command that rebuilds them).
+@Suite(.serialized) struct SchemaCompatibilityTests {
+    /// A copy of the fixture database changed by `sql`, read-only.
+    static func variant(_ name: String, _ sql: String) throws -> URL {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("stol-schema-\(name)-\(UUID().uuidString).sqlite")
+        try FileManager.default.copyItem(at: try CompareTests.database.get(), to: copy)
+        try HostileFiles.sqlite(copy, sql)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: copy.path)
+        return copy
+    }
+
+    /// The layout of engine builds before schema v1 followed the specification.
+    static let olderLayout = """
+        CREATE TABLE old_traits (taxon_id INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (taxon_id, key, value)) WITHOUT ROWID;
+        INSERT INTO old_traits SELECT taxon_id, trait_key, trait_value FROM traits;
+        DROP TABLE traits;
+        ALTER TABLE old_traits RENAME TO traits;
+        ALTER TABLE euler_tour RENAME COLUMN seq TO idx;
+        ALTER TABLE first_occurrence RENAME COLUMN seq TO idx;
+        VACUUM;
+        """
+
+    static func id(_ name: String, _ file: URL) throws -> Int64 {
+        try #require(try EmbeddedDatabaseTests.query("SELECT id FROM taxa WHERE scientific_name = '\(name)'", file).first.flatMap { Int64($0) })
+    }
+
+    static func fingerprint(_ file: URL) throws -> String {
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        return "\(attributes[.size] ?? "") \(attributes[.modificationDate] ?? "")"
+    }
+
+    /// Browse, traits, search within a clade, compare and relatives on `engine` (the fixture's taxa).
+    static func servesEveryMethod(_ engine: EngineProcess, _ file: URL) async throws {
+        let leo = try id("Panthera leo", file), tiger = try id("Panthera tigris", file), felidae = try id("Felidae", file)
+        let traits = await engine.result("taxon/traits", .object(["id": .integer(leo)]))?["traits"]
+        #expect(traits == .array([.object(["key": "diet", "value": "carnivore"]), .object(["key": "habitat", "value": "savanna"])]))
+        let within = await engine.result("search/query", .object(["query": "tiger", "within": .integer(felidae)]))
+        #expect(within?["results"]?.arrayValue?.first?["id"] == .integer(tiger))
+        let fuzzy = await engine.result("search/query", .object(["query": "pantera leo"]))
+        #expect(fuzzy?["results"]?.arrayValue?.first?["id"] == .integer(leo))
+        #expect(await engine.result("search/autocomplete", .object(["prefix": "tig"]))?["suggestions"]?.arrayValue?.isEmpty == false)
+        let compared = await engine.result("compare/taxa", .object(["a": .integer(leo), "b": .integer(tiger)]))
+        #expect(compared?["traitSimilarity"]?.doubleValue == 0.5)
+        #expect(compared?["traitDeltas"]?.arrayValue?.first?["shared"] == .array(["carnivore"]))
+        #expect(await engine.result("compare/relatives", .object(["id": .integer(leo), "n": 1]))?["relatives"]?.arrayValue?.first?["taxon"]?["id"] == .integer(tiger))
+        var stats: JSONValue?
+        for _ in 0..<100 {
+            stats = await engine.result("compare/stats")
+            if stats?["state"] != "building" { break }
+        }
+        #expect(stats?["source"] == "euler_tour")
+    }
+
+    @Test func olderEngineDatabasesAreServedThroughViews() async throws {
+        let old = try Self.variant("older", Self.olderLayout)
+        defer { try? FileManager.default.removeItem(at: old) }
+        let before = try Self.fingerprint(old)
+        let engine = try EngineProcess(["--database", old.path])
+        try await Self.servesEveryMethod(engine, old)
+        #expect(try Self.fingerprint(old) == before)
+        #expect(!FileManager.default.fileExists(atPath: engine.dataDirectory.appendingPathComponent("Caches").path), "it has every extension")
+    }
+
+    @Test func olderEngineStolIsRefusedWithTheRebuildCommand() async throws {
+        let kit = try ReferenceTests.kit.get()
+        let old = try Self.variant("older-stol", Self.olderLayout)
+        defer { try? FileManager.default.removeItem(at: old) }
+        let stol = kit.file("older-\(UUID().uuidString).stol")
+        try ReferenceTests.pack(old, key: kit.key, out: stol)
+        let engine = try EngineProcess(["--trusted-key", kit.publicKey])
+        let error = await engine.call("database/import", .object(["path": .string(stol.path)]))?["error"]
+        #expect(error?["data"]?["kind"] == "incompatibleSchema")
+        let detail = error?["data"]?["detail"]?.stringValue ?? ""
+        #expect(detail.contains("lacks column") && detail.contains("stol-engine build-db"), "\(detail)")
+    }
+
+    @Test func specificationTablesAloneAreServedReadOnlyThroughACache() async throws {
+        let bare = try Self.variant("bare", HostileFiles.dropExtensions + "VACUUM;")
+        defer { try? FileManager.default.removeItem(at: bare) }
+        let before = try Self.fingerprint(bare)
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("stol-schema-data-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let caches = data.appendingPathComponent("Caches")
+        do {
+            let engine = try EngineProcess(["--database", bare.path], dataDirectory: data)
+            try await Self.servesEveryMethod(engine, bare)
+            let leo = try Self.id("Panthera leo", bare)
+            #expect(await engine.result("taxon/get", .object(["id": .integer(leo)]))?["childCount"] == 0)
+        }
+        let built = try FileManager.default.contentsOfDirectory(atPath: caches.path)
+        #expect(built.count == 1 && built[0].hasPrefix("extensions-"))
+        #expect(try Self.fingerprint(bare) == before, "the database file is never written")
+        // A second engine reuses the cache.
+        let engine = try EngineProcess(["--database", bare.path], dataDirectory: data)
+        #expect(await engine.result("search/query", .object(["query": "lion"]))?["results"]?.arrayValue?.isEmpty == false)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: caches.path) == built)
+    }
+}
