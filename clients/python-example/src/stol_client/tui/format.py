@@ -182,7 +182,7 @@ _KIND_WORDS = {
     "checksumMismatch": "The file is damaged or incomplete (its checksum does not match).",
     "signatureInvalid": "The file is not signed by a trusted publisher.",
     "decompressedTooLarge": "The file unpacks to more than the allowed size.",
-    "incompatibleSchema": "The file was made for another version of the app.",
+    "incompatibleSchema": "The database in the file does not have the layout this app reads (or was made for a newer version).",
     "databaseCorrupt": "The database inside the file is damaged.",
     "importAlreadyInProgress": "An import is already running.",
     "importFailed": "The import could not be finished.",
