@@ -145,13 +145,17 @@ public struct ReferenceImporter: Sendable {
     /// A taxonomy database (`.stol`) or a media pack (`.stolmedia`): the magic, the signed
     /// message and the schema check differ; every other stage is shared.
     public let kind: StolFormat.Kind
+    /// Whether a verified taxonomy database gets the engine extensions it lacks built into the
+    /// staged copy (an import); `stol-engine verify` only checks.
+    public let buildsExtensions: Bool
     static let chunkSize = 1 << 20
 
-    public init(scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: Limits, kind: StolFormat.Kind = .database) {
+    public init(scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: Limits, kind: StolFormat.Kind = .database, buildsExtensions: Bool = true) {
         self.scratch = scratch
         self.trustedKeys = trustedKeys
         self.limits = limits
         self.kind = kind
+        self.buildsExtensions = buildsExtensions
     }
 
     /// Runs every stage up to the integrity check. On any failure the temporary files are gone.
@@ -177,7 +181,7 @@ public struct ReferenceImporter: Sendable {
         let database = temporaryDirectory.appendingPathComponent("import-\(id).sqlite")
         do {
             let staged = try run(source, copy: copy, database: database, job: job, report: report)
-            if kind == .database { try buildExtensions(staged.database, job: job, report: report) }
+            if kind == .database, buildsExtensions { try buildExtensions(staged.database, job: job, report: report) }
             return staged
         } catch {
             unlink(copy.path)
