@@ -100,5 +100,13 @@ import Testing
         let engine = try EngineProcess(["--database", bare.path], dataDirectory: data)
         #expect(await engine.result("search/query", .object(["query": "lion"]))?["results"]?.arrayValue?.isEmpty == false)
         #expect(try FileManager.default.contentsOfDirectory(atPath: caches.path) == built)
+        engine.closeStdin()
+        _ = await engine.waitForExit()
+        // A changed file (here only its modification time) gets a new cache; the old one goes.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: bare.path)
+        let changed = try EngineProcess(["--database", bare.path], dataDirectory: data)
+        #expect(await changed.result("search/query", .object(["query": "lion"]))?["results"]?.arrayValue?.isEmpty == false)
+        let rebuilt = try FileManager.default.contentsOfDirectory(atPath: caches.path)
+        #expect(rebuilt.count == 1 && rebuilt != built)
     }
 }

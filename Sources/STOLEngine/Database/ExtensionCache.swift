@@ -9,17 +9,32 @@ import Darwin
 
 /// Engine extensions for a database file the engine must not write (`--database FILE` with only
 /// the specification's tables): built once into `<data-dir>/Caches/extensions-<identity>.sqlite`,
-/// keyed by the file's identity (device, inode, size, modification time), and attached to every
-/// connection as `ext`. The database file itself is only ever opened read-only.
+/// keyed by the file's path and identity (device, inode, size, modification time), and attached to
+/// every connection as `ext`. The database file itself is only ever opened read-only; a cache for
+/// an earlier state of the same path is removed when the new one is in place.
 public struct ExtensionCache: Sendable {
     /// `<data-dir>/Caches`.
     public let directory: URL
     /// Where a cache is built before it is renamed into place (same filesystem).
     public let scratch: ScratchDirectory
+    /// Told before a build starts (it reads every name, so it can take a while on a big database).
+    public var onBuild: @Sendable (String) -> Void = { _ in }
 
     public init(dataDirectory: URL, scratch: ScratchDirectory) {
         self.directory = dataDirectory.appendingPathComponent("Caches")
         self.scratch = scratch
+    }
+
+    /// The first 12 bytes of SHA-256 of `text`, in hex.
+    static func digest(_ text: String) -> String {
+        var hasher = SHA256Hasher()
+        Array(text.utf8).withUnsafeBytes { hasher.update($0) }
+        return Hex.encode(Array(hasher.finalize().prefix(12)))
+    }
+
+    /// `extensions-<path digest>-`: every cache of one path starts so.
+    func prefix(for database: URL) -> String {
+        "extensions-" + Self.digest(database.standardizedFileURL.path) + "-"
     }
 
     /// The cache file for `database`'s current identity; nil when the file cannot be stat'ed.
@@ -32,10 +47,7 @@ public struct ExtensionCache: Sendable {
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         #endif
         let identity = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(modified)"
-        var hasher = SHA256Hasher()
-        Array(identity.utf8).withUnsafeBytes { hasher.update($0) }
-        let digest = Hex.encode(Array(hasher.finalize().prefix(12)))
-        return directory.appendingPathComponent("extensions-\(digest).sqlite")
+        return directory.appendingPathComponent(prefix(for: database) + Self.digest(identity) + ".sqlite")
     }
 
     /// The cache holding `extensions` for `database`, built (from `database`, opened read-only)
@@ -44,6 +56,7 @@ public struct ExtensionCache: Sendable {
         guard let target = url(for: database) else { throw DatabaseOpenError.unreadable(database.lastPathComponent) }
         if FileManager.default.fileExists(atPath: target.path) { return target }
         try OwnedPath.ensureDirectory(directory)
+        onBuild("building the search extensions of \(database.lastPathComponent) into \(target.path)")
         let building = try scratch.url().appendingPathComponent("extensions-\(UUID().uuidString).sqlite")
         defer { unlink(building.path) }
         var config = Configuration()
@@ -63,6 +76,12 @@ public struct ExtensionCache: Sendable {
         try queue.close()
         guard rename(building.path, target.path) == 0 else {
             throw DatabaseOpenError.unreadable("cannot move the extension cache into \(directory.path): \(String(cString: strerror(errno)))")
+        }
+        // Caches of the same path's earlier states (unlink: a link put here is removed, not followed).
+        let earlier = prefix(for: database)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        where name.hasPrefix(earlier) && name != target.lastPathComponent {
+            unlink(directory.appendingPathComponent(name).path)
         }
         return target
     }

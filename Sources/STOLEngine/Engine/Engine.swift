@@ -65,8 +65,9 @@ public final class Engine: Sendable {
         let bundledURL = try configuration.bundledDatabase ?? Self.embeddedDatabaseURL()
         // A `--database` file with only the specification's tables gets its search extensions
         // built into a cache in the data directory; the file itself is never written.
-        let bundled = try TaxonomyDatabase(
-            url: bundledURL, source: .bundled, extensionCache: ExtensionCache(dataDirectory: configuration.dataDirectory, scratch: scratch))
+        var cache = ExtensionCache(dataDirectory: configuration.dataDirectory, scratch: scratch)
+        cache.onBuild = { logger.info("\($0)") }
+        let bundled = try TaxonomyDatabase(url: bundledURL, source: .bundled, extensionCache: cache)
         let recovered = ReferenceService.recover(dataDirectory: configuration.dataDirectory, logger: logger)
         self.databases = DatabaseProvider(bundled: bundled, active: recovered)
         let releaseKey = (try? Signing.parsePublicKey(Signing.releasePublicKeyHex)).map { [$0] } ?? []
