@@ -16,9 +16,9 @@ public enum TraitUnit {
     /// A number or a range of two ("1.4", "1.4–2.5", "10-12"), then optional space and a unit.
     private static func parse(_ text: String) -> (low: Double, high: Double, number: String, unit: String)? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let space = trimmed.lastIndex(where: { $0.isNumber }) else { return nil }
-        let number = String(trimmed[...space]).trimmingCharacters(in: .whitespaces)
-        let unit = String(trimmed[trimmed.index(after: space)...]).trimmingCharacters(in: .whitespaces)
+        guard let lastDigit = trimmed.lastIndex(where: { $0.isNumber }) else { return nil }
+        let number = String(trimmed[...lastDigit]).trimmingCharacters(in: .whitespaces)
+        let unit = String(trimmed[trimmed.index(after: lastDigit)...]).trimmingCharacters(in: .whitespaces)
         guard !unit.isEmpty, units[unit.lowercased()] != nil || units[unit] != nil else { return nil }
         let parts = number.split(whereSeparator: { $0 == "–" || $0 == "-" || $0 == "—" }).map { $0.trimmingCharacters(in: .whitespaces) }
         guard (1...2).contains(parts.count), !number.hasPrefix("-") else { return nil }
