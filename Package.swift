@@ -16,6 +16,7 @@ let package = Package(
     name: "stol-engine",
     platforms: [.macOS(.v13)],
     products: [
+        .library(name: "STOLSupport", targets: ["STOLSupport"]),
         .library(name: "STOLRPC", targets: ["STOLRPC"]),
         .library(name: "STOLEngine", targets: ["STOLEngine"]),
         .executable(name: "stol-engine", targets: ["stol-engine"]),
@@ -28,14 +29,16 @@ let package = Package(
     ],
     targets: zlibTargets + [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // The lock type and the one way off the cooperative pool, shared by every target.
+        .target(name: "STOLSupport"),
         .target(
             name: "STOLRPC",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: ["STOLSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "STOLEngine",
             dependencies: [
-                "STOLRPC", "CSodium",
+                "STOLSupport", "STOLRPC", "CSodium",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -46,16 +49,16 @@ let package = Package(
         .executableTarget(
             name: "stol-engine",
             dependencies: [
-                "STOLRPC", "STOLEngine",
+                "STOLSupport", "STOLRPC", "STOLEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC"]),
+        .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC", "STOLSupport"]),
         .testTarget(
             name: "STOLEngineTests",
-            dependencies: ["STOLEngine", "STOLRPC", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC"]),
+            dependencies: ["STOLEngine", "STOLRPC", "STOLSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

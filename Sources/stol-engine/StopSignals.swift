@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
-import STOLRPC
+import STOLSupport
 
 /// SIGTERM, SIGINT and SIGHUP as a request to stop gracefully rather than death on the spot.
 ///

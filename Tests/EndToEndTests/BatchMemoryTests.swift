@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import STOLRPC
 import Testing
+import STOLSupport
 
 /// A flood of large batches against the real binary: each request of a batch counts against the
 /// running-request limit and a batch over the entry cap is refused with one typed error, so the

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Testing
 @testable import STOLRPC
+import STOLSupport
 
 /// How the server ends: `shutdown` and `exit` pipelined behind other requests, `stop` (what a
 /// signal does), and batches held to the running-request limit and the batch-size cap.

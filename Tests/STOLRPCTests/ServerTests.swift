@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import STOLRPC
+import STOLSupport
 
 @Suite struct ServerTests {
     @Test func aSlowRequestIsOvertakenByAFastOne() async throws {

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import STOLRPC
+import STOLSupport
 
 /// `compare/taxa` and `compare/relatives`: from the in-memory tree when it is ready, from SQL
 /// otherwise; both ways give the same answers.
@@ -331,16 +331,7 @@ public struct RelativesResult: Codable, Sendable, Equatable {
 }
 
 /// Compare requests that are valid but cannot be carried out.
-public enum CompareError: Error, Sendable, Equatable, RPCErrorConvertible {
+public enum CompareError: Error, Sendable, Equatable {
     case noCommonAncestor(Int64, Int64)
     case notASpecies(Int64)
-
-    public var rpcError: RPCError {
-        switch self {
-        case let .noCommonAncestor(a, b):
-            .kind(ErrorCode.notPossible, "noCommonAncestor", "Taxa \(a) and \(b) have no common ancestor", ["a": .integer(a), "b": .integer(b)])
-        case .notASpecies(let id):
-            .kind(ErrorCode.notPossible, "notASpecies", "Taxon \(id) is not a species", ["id": .integer(id)])
-        }
-    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import Logging
+import STOLSupport
 
 /// The in-memory tree of one database: `TreeIndex` + `LCAIndex` with nodes numbered in preorder,
 /// and the maps between nodes and taxon ids. Immutable; requests hold it for as long as they need.

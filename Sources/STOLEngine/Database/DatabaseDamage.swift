@@ -1,10 +1,9 @@
 import GRDB
-import STOLRPC
 
 /// A read found the active taxonomy database damaged (SQLite reported corrupt pages or a file
 /// that is no longer a database). Answers -32020 `databaseCorrupt`; `database/info` then reports
 /// the damage, and `database/deactivateReference` falls back to the bundled database.
-public struct DatabaseDamage: Error, Sendable, Equatable, RPCErrorConvertible, CustomStringConvertible {
+public struct DatabaseDamage: Error, Sendable, Equatable, CustomStringConvertible {
     /// Which database is damaged.
     public var source: TaxonomyDatabase.Source
     /// What SQLite said.
@@ -18,12 +17,4 @@ public struct DatabaseDamage: Error, Sendable, Equatable, RPCErrorConvertible, C
     }
 
     public var description: String { "the \(source.rawValue) database is damaged: \(detail)" }
-
-    public var rpcError: RPCError {
-        if source == .reference {
-            return .kind(ReferenceError.code, "databaseCorrupt", description,
-                         ["detail": .string(detail), "fallback": "database/deactivateReference", "source": .string(source.rawValue)])
-        }
-        return .kind(ReferenceError.code, "databaseCorrupt", description, ["detail": .string(detail), "source": .string(source.rawValue)])
-    }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import STOLRPC
+import STOLSupport
 
 /// An open, read-only taxonomy database with a small pool of connections, so that a long query
 /// never makes other reads wait.

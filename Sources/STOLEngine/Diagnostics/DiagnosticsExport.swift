@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLSupport
 
 /// The plain-text report `diagnostics/export` returns, for the user to read and share if they
 /// choose. No user or host name, no home or data-directory path, no favourite ids, no searches.

@@ -1,12 +1,12 @@
 import Foundation
 import Logging
-import STOLRPC
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLSupport
 
 /// The opt-in diagnostics log: `<data-dir>/Diagnostics/diagnostics.log`, rotated to
 /// `diagnostics.1.log` at 1 MiB, so at most 2 MiB on disk. Lines are redacted before they are

@@ -1,4 +1,5 @@
 import Foundation
+import STOLSupport
 
 extension Engine {
     /// Ends the engine's work before the process exits, whatever ended it (EOF, `exit`, a signal):

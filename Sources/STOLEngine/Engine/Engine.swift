@@ -1,8 +1,7 @@
 import Foundation
 import Logging
-import STOLRPC
 
-/// The engine: every service, wired together, and the RPC method table that exposes them.
+/// The engine: every service, wired together. `methods()` (in `Methods/`) exposes them.
 public final class Engine: Sendable {
     /// Where things are and how the engine should behave.
     public struct Configuration: Sendable {
@@ -95,20 +94,5 @@ public final class Engine: Sendable {
     /// The taxonomy queries over the active database.
     func store() async -> TaxonomyStore {
         TaxonomyStore(database: await databases.current())
-    }
-
-    /// Every method the engine serves.
-    public func methods() -> MethodTable {
-        var table = MethodTable()
-        BrowseMethods.register(in: &table, engine: self)
-        FavoritesMethods.register(in: &table, engine: self)
-        SearchMethods.register(in: &table, engine: self)
-        CompareMethods.register(in: &table, engine: self)
-        ReferenceMethods.register(in: &table, engine: self)
-        AboutMethods.register(in: &table, engine: self)
-        StorageMethods.register(in: &table, engine: self)
-        DiagnosticsMethods.register(in: &table, engine: self)
-        MediaMethods.register(in: &table, engine: self)
-        return table
     }
 }

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import Logging
-import STOLRPC
 
 #if canImport(Glibc)
 import Glibc
@@ -417,28 +416,14 @@ public struct FavoritesRecovery: Codable, Sendable, Equatable {
     public var at: String
 }
 
-/// Why favourites cannot be served, with its protocol mapping.
-public enum FavoritesError: Error, Sendable, Equatable, RPCErrorConvertible {
+/// Why favourites cannot be served (answered as in `FavoritesError+RPC.swift`).
+public enum FavoritesError: Error, Sendable, Equatable {
     /// The file cannot be opened, created or written.
     case unavailable(String)
     /// The file was written by a newer engine; it is left untouched.
     case newerVersion(found: Int, supported: Int)
     /// The disk is full: adding needs space (removing still works).
     case diskFull
-
-    public static let code = -32010
-
-    public var rpcError: RPCError {
-        switch self {
-        case .unavailable(let detail):
-            .kind(Self.code, "favoritesUnavailable", "Favourites are unavailable: \(detail)", ["detail": .string(detail)])
-        case .diskFull:
-            .kind(Self.code, "diskFull", "The disk is full: free some space (removing favourites still works)")
-        case let .newerVersion(found, supported):
-            .kind(Self.code, "favoritesNewerVersion", "The favourites database was written by a newer version of the app",
-                  ["version": .integer(found), "supported": .integer(supported)])
-        }
-    }
 }
 
 /// UTC timestamps for file names and reports.

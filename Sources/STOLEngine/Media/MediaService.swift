@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import Logging
-import STOLRPC
 
 #if canImport(Glibc)
 import Glibc
@@ -11,14 +10,12 @@ import Darwin
 
 /// Why a media request failed. Import failures carry the same kinds as `database/import` but
 /// answer -32021, so a client can tell which import failed.
-public enum MediaError: Error, Sendable, Equatable, RPCErrorConvertible, CustomStringConvertible {
+public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     case importFailure(ReferenceError)
     case packNotFound(String)
     case packNotDeletable(String)
     /// The pack's file could not be deleted (permissions, a read-only disk).
     case deleteFailed(id: String, detail: String)
-
-    public static let code = -32021
 
     public var description: String {
         switch self {
@@ -26,18 +23,6 @@ public enum MediaError: Error, Sendable, Equatable, RPCErrorConvertible, CustomS
         case .packNotFound(let id): "no media pack \(id) is installed"
         case .packNotDeletable(let id): "the media pack \(id) ships with the app and cannot be deleted"
         case let .deleteFailed(id, detail): "the media pack \(id) could not be deleted: \(detail)"
-        }
-    }
-
-    public var rpcError: RPCError {
-        switch self {
-        case .importFailure(let error):
-            var rpc = error.rpcError
-            if rpc.code == ReferenceError.code { rpc.code = Self.code }
-            return rpc
-        case .packNotFound(let id): return .kind(ErrorCode.notFound, "mediaPackNotFound", description, ["id": .string(id)])
-        case .packNotDeletable(let id): return .kind(ErrorCode.notPossible, "mediaPackNotDeletable", description, ["id": .string(id)])
-        case let .deleteFailed(id, detail): return .kind(Self.code, "deleteFailed", description, ["id": .string(id), "detail": .string(detail)])
         }
     }
 }

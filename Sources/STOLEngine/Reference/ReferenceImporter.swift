@@ -1,7 +1,6 @@
 import CZlib
 import Foundation
 import GRDB
-import STOLRPC
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,10 +8,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLSupport
 
 /// Why a reference database could not be imported or switched to. Every case answers -32020
 /// with its `kind`, except `cancelled`, which answers like any cancelled request (-32800).
-public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, CustomStringConvertible {
+public enum ReferenceError: Error, Sendable, Equatable, CustomStringConvertible {
     case fileUnreadable(String)
     case fileTooLarge(size: Int64, limit: Int64)
     case notAStolFile(String)
@@ -36,8 +36,6 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
     case deleteFailed(String)
     /// Another engine on the same data directory is importing, switching or deleting now.
     case busyInAnotherProcess
-
-    public static let code = -32020
 
     public var kind: String {
         switch self {
@@ -77,21 +75,6 @@ public enum ReferenceError: Error, Sendable, Equatable, RPCErrorConvertible, Cus
         case .settingsUnwritable(let d): "the settings could not be saved, so nothing was switched: \(d)"
         case .deleteFailed(let d): "the reference database could not be deleted: \(d)"
         case .busyInAnotherProcess: "another engine using the same data directory is importing or switching databases; try again when it is done"
-        }
-    }
-
-    public var rpcError: RPCError {
-        let code = Self.code
-        switch self {
-        case .fileUnreadable(let d): return .kind(code, kind, description, ["detail": .string(d)])
-        case let .fileTooLarge(size, limit): return .kind(code, kind, description, ["size": .integer(Int(size)), "limit": .integer(Int(limit))])
-        case .notAStolFile(let d): return .kind(code, kind, description, ["detail": .string(d)])
-        case .decompressedTooLarge(let limit): return .kind(code, kind, description, ["limit": .integer(Int(limit))])
-        case let .incompatibleSchema(found, expected): return .kind(code, kind, description, ["found": .integer(found), "expected": .integer(expected)])
-        case .databaseCorrupt(let d), .schemaMismatch(let d): return .kind(code, kind, description, ["detail": .string(d)])
-        case .importFailed(let d), .settingsUnwritable(let d), .deleteFailed(let d): return .kind(code, kind, description, ["detail": .string(d)])
-        case .cancelled: return .cancelled
-        case .checksumMismatch, .signatureInvalid, .importAlreadyInProgress, .referenceMissing, .busyInAnotherProcess: return .kind(code, kind, description)
         }
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
 import Logging
-import STOLRPC
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLSupport
 
 /// A damaged `settings.json` found at start and moved aside.
 public struct SettingsRecovery: Codable, Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import STOLRPC
 
 /// A user's search text, parsed into terms that are always quoted before they reach FTS5, so
 /// quotes, `*`, `-`, `^`, parentheses, `AND`/`OR`/`NOT`/`NEAR` and column filters are plain text.
@@ -21,10 +20,10 @@ public struct SearchQuery: Sendable, Equatable {
     /// The whole query folded (quotes removed), for exact and name-prefix matching and typos.
     public let folded: String
 
-    /// Parses `text`; nil for an empty or blank query. Throws -32602 for an over-long one.
-    public static func parse(_ text: String) throws(RPCError) -> SearchQuery? {
+    /// Parses `text`; nil for an empty or blank query. Throws when it is too long.
+    public static func parse(_ text: String) throws(SearchQueryError) -> SearchQuery? {
         guard text.count <= maxLength else {
-            throw .invalidParams(field: "query", "is longer than \(maxLength) characters")
+            throw .tooLong(maximum: maxLength)
         }
         var terms: [Term] = []
         let quoteCount = text.filter { $0 == "\"" }.count
@@ -115,4 +114,10 @@ public struct SearchQuery: Sendable, Equatable {
             .split { !($0.isLetter || $0.isNumber) }
             .map(String.init)
     }
+}
+
+/// Why a query cannot be searched.
+public enum SearchQueryError: Error, Sendable, Equatable {
+    /// Longer than `SearchQuery.maxLength` characters.
+    case tooLong(maximum: Int)
 }

@@ -1,11 +1,11 @@
 import Foundation
-import STOLRPC
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLSupport
 
 /// The engine's own scratch folder for imports: `<parent>/.stol-tmp-XXXXXX`, made by `mkdtemp`
 /// (so it is new, a real directory, mode 0700 and this process's own), created on first use and

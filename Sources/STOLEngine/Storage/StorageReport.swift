@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLSupport
 
 /// Everything the Settings → Storage screen shows, in one result.
 public struct StorageReport: Encodable, Sendable {

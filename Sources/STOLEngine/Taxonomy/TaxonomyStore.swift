@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import STOLRPC
 
 /// The browse queries over one taxonomy database.
 public struct TaxonomyStore: Sendable {
@@ -249,13 +248,6 @@ public struct TaxonomyStore: Sendable {
 }
 
 /// Domain errors of taxonomy lookups, with their protocol mapping.
-public enum TaxonomyError: Error, Sendable, Equatable, RPCErrorConvertible {
+public enum TaxonomyError: Error, Sendable, Equatable {
     case taxonNotFound(Int64)
-
-    public var rpcError: RPCError {
-        switch self {
-        case .taxonNotFound(let id):
-            .kind(ErrorCode.notFound, "taxonNotFound", "No taxon with id \(id)", ["id": .integer(id)])
-        }
-    }
 }

@@ -1,3 +1,4 @@
+import STOLSupport
 /// The requests that are running, by serial and by id: what `$/cancelRequest` cancels, what
 /// `shutdown` waits for and what `stop` cancels.
 final class InFlightRegistry: Sendable {

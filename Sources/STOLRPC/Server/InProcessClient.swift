@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLSupport
 
 /// Calls a method table's handlers in the same process, through the same params decoding and
 /// result encoding as the server, typed by each method's `RPCMethod` contract. For tests that

@@ -1,3 +1,4 @@
+import STOLSupport
 /// Decides what each request must wait for, from its method's `MethodOrdering`.
 ///
 /// Requests are admitted one at a time in input order (by the intake thread), so the

@@ -1,3 +1,4 @@
+import STOLSupport
 
 /// Sends `$/progress` notifications for one request that asked for them with a progress token.
 ///

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Logging
+import STOLSupport
 
 /// A JSON-RPC 2.0 server over a pair of file descriptors.
 ///
@@ -336,9 +337,11 @@ public final class RPCServer: Sendable {
         let work = Task { [self] in
             for earlier in waits { _ = await earlier.value }
             let bytes = await execute(request, method: method)
+            // Delivered before the request leaves the registry: a `shutdown` read meanwhile
+            // either waits for this task or finds its answer already sent.
+            deliver(bytes)
             inFlight.remove(serial: serial)
             scheduler.finished(serial: serial, ordering: ordering)
-            deliver(bytes)
             return bytes
         }
         scheduler.started(work, serial: serial, ordering: ordering)

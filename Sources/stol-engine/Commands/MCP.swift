@@ -1,6 +1,5 @@
 import ArgumentParser
 import STOLEngine
-import STOLRPC
 
 /// `stol-engine mcp`: the Model Context Protocol over stdin/stdout, for AI assistants. The same
 /// engine, database and data directory as serve mode; only read-only taxonomy tools.

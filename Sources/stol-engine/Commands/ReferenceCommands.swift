@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import STOLEngine
-import STOLRPC
+import STOLSupport
 
 /// `stol-engine keygen`: a new Ed25519 keypair for signing `.stol` files.
 struct Keygen: ParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import STOLEngine
-import STOLRPC
 
 /// `stol-engine serve`: the default mode, JSON-RPC 2.0 over stdin/stdout.
 struct Serve: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
-import STOLRPC
 import ZIPFoundation
+import STOLSupport
 
 /// The files of a published checklist (a Darwin Core Archive or a ColDP package), read from a
 /// folder or from a `.zip` without unpacking it.
