@@ -71,7 +71,8 @@ struct EngineOptions: ParsableArguments {
 enum StdioSession {
     static func run(
         common: CommonOptions, engineOptions: EngineOptions, mode: String,
-        methods: (Engine) throws -> MethodTable, options: (RPCServer.Options) -> RPCServer.Options
+        methods: (Engine) throws -> MethodTable, options: (RPCServer.Options) -> RPCServer.Options,
+        forwardsEngineEvents: Bool = false
     ) async throws -> Never {
         // Keep the real stdout for the protocol and point fd 1 at stderr, so that nothing but
         // protocol messages can ever reach the client, not even a stray print.
@@ -91,6 +92,9 @@ enum StdioSession {
         let server = RPCServer(
             methods: try methods(engine), options: options(try engineOptions.serverOptions()), input: 0, output: protocolFD, logger: logger)
         stopSignals.onSignal { name in server.stop(code: 0, reason: "received \(name)") }
+        // Other engines on the same data directory: this one follows their changes, and with
+        // `forwardsEngineEvents` tells the client unasked (database/didSwitch, favorites/didChange…).
+        engine.watchSharedState { event in if forwardsEngineEvents { server.notify(event.method, event.params) } }
         logger.info("serving \(mode) on stdio (version \(EngineInfo.version))")
         let code = await server.run()
         // Every way out (end of input, `exit`, a signal, the parent gone, stdout closed) comes

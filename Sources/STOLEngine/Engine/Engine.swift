@@ -42,6 +42,12 @@ public final class Engine: Sendable {
     /// The engine's own folder for staged imports (`<data-dir>/.stol-tmp-XXXXXX`).
     public let scratch: ScratchDirectory
     let logger: Logger
+    /// Notices other engines' changes to the data directory (see Engine+SharedState.swift).
+    let watch: DataDirectoryWatch
+    /// Where events go once `watchSharedState` was called.
+    let events = Locked<(@Sendable (EngineEvent) -> Void)?>(nil)
+    /// The task `watchSharedState` started.
+    let watcher = Locked<Task<Void, Never>?>(nil)
 
     /// Starts the engine. The data directory is resolved once here: a path through symbolic links
     /// is replaced by the real one, and inside it the engine never follows a link again.
@@ -68,18 +74,21 @@ public final class Engine: Sendable {
         cache.onBuild = { logger.info("\($0)") }
         let bundled = try TaxonomyDatabase(url: bundledURL, source: .bundled, extensionCache: cache)
         let recovered = ReferenceService.recover(dataDirectory: configuration.dataDirectory, logger: logger)
-        self.databases = DatabaseProvider(bundled: bundled, active: recovered)
+        self.databases = DatabaseProvider(bundled: bundled, active: recovered?.database)
         let releaseKey = (try? Signing.parsePublicKey(Signing.releasePublicKeyHex)).map { [$0] } ?? []
         self.reference = ReferenceService(
             dataDirectory: configuration.dataDirectory, scratch: scratch, trustedKeys: releaseKey + configuration.extraTrustedKeys,
-            limits: configuration.importLimits, provider: databases, logger: logger)
+            limits: configuration.importLimits, provider: databases, activeFile: recovered?.file, logger: logger)
         self.media = MediaService(
             dataDirectory: configuration.dataDirectory, scratch: scratch, trustedKeys: releaseKey + configuration.extraTrustedKeys,
             limits: configuration.importLimits, logger: logger)
         self.favorites = FavoritesService(directory: configuration.dataDirectory.appendingPathComponent("Favorites"), logger: logger)
         self.lca = LCAService(provider: databases, maxNodes: configuration.lcaMaxNodes, logger: logger)
         self.compare = CompareService(databases: databases, lca: lca)
-        Task { [lca] in await lca.prepare(recovered ?? bundled) }
+        self.watch = DataDirectoryWatch(dataDirectory: configuration.dataDirectory)
+        Task { [lca] in await lca.prepare(recovered?.database ?? bundled) }
+        // No request reads a database another engine switched away from or deleted.
+        databases.setBeforeServing { [weak self] in await self?.catchUpWithDataDirectory() }
         logger.info("bundled database: \(bundled.taxaCount) taxa, schema \(bundled.schemaVersion), dataset \(bundled.datasetInfo["name"] ?? "unnamed")")
     }
 

@@ -45,8 +45,8 @@ public actor FavoritesService {
     private var dataVersion = 0
     /// Set when a reload found another engine's change, until a caller takes it.
     private var outsideChange = false
-    private var mutating = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Mutations, reloads and closing run one at a time.
+    private let gate = AsyncGate()
 
     /// `directory` is `<data-dir>/Favorites`; nothing is read or created until first use.
     public init(directory: URL, logger: Logger) {
@@ -84,6 +84,15 @@ public actor FavoritesService {
         return ids.count
     }
 
+    /// For the watcher: when the file is open, brings the set in step with it and returns the
+    /// count if another engine changed it since anyone last looked (`takeOutsideChange`). Never
+    /// opens or creates the file.
+    public func outsideChangeIfOpen() async throws -> Int? {
+        guard let store else { return nil }
+        try await catchUp(with: store)
+        return takeOutsideChange()
+    }
+
     /// Every favourite, most recent first.
     public func rows() async throws -> [FavoritesStore.Row] {
         let store = try await openInStep()
@@ -107,8 +116,8 @@ public actor FavoritesService {
     /// releases it. A later call opens it again.
     public func close() async {
         guard let store else { return }
-        await lock()
-        defer { unlock() }
+        await gate.enter()
+        defer { gate.leave() }
         try? store.close()
         self.store = nil
         opening = nil
@@ -167,28 +176,12 @@ public actor FavoritesService {
         _ write: (FavoritesStore) async throws -> (inout Set<Int64>) -> Bool
     ) async throws -> Change {
         let store = try await open()
-        await lock()
-        defer { unlock() }
+        await gate.enter()
+        defer { gate.leave() }
         try await syncWithFile(store)
         let apply = try await storage { try await write(store) }
         let changed = apply(&ids)
         return Change(changed: changed, count: ids.count)
-    }
-
-    private func lock() async {
-        guard mutating else {
-            mutating = true
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    private func unlock() {
-        if waiting.isEmpty {
-            mutating = false
-        } else {
-            waiting.removeFirst().resume()
-        }
     }
 
     // MARK: Other engines
@@ -197,11 +190,22 @@ public actor FavoritesService {
     @discardableResult
     private func openInStep() async throws -> FavoritesStore {
         let store = try await open()
-        try await syncWithFile(store)
+        try await catchUp(with: store)
         return store
     }
 
-    /// Reloads the set when another connection committed since the last look.
+    /// Reloads the set when another connection committed since the last look; the reload waits
+    /// for a mutation in progress, so an older snapshot never overwrites its change.
+    private func catchUp(with store: FavoritesStore) async throws {
+        let version = try await storage { try await store.dataVersion() }
+        guard version != dataVersion else { return }
+        await gate.enter()
+        defer { gate.leave() }
+        try await syncWithFile(store)
+    }
+
+    /// Reloads the set when another connection committed since the last look (the caller holds
+    /// the mutation lock).
     private func syncWithFile(_ store: FavoritesStore) async throws {
         let version = try await storage { try await store.dataVersion() }
         guard version != dataVersion else { return }

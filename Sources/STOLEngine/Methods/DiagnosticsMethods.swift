@@ -74,7 +74,8 @@ enum DiagnosticsMethods {
             return try await status(engine)
         }
         table.on(StatusOfDiagnostics.self) { _, _ in
-            try await status(engine)
+            await engine.catchUpWithDataDirectory()
+            return try await status(engine)
         }
         table.on(Export.self) { _, _ in
             ExportText(text: try await DiagnosticsExport.make(engine: engine))

@@ -74,12 +74,12 @@ enum FavoritesMethods {
     /// the same data directory since this engine last looked).
     static func announce(_ change: FavoritesService.Change, _ ctx: RequestContext, _ favorites: FavoritesService) async {
         let outside = await favorites.takeOutsideChange()
-        if change.changed || outside != nil { ctx.notify("favorites/didChange", .object(["count": .integer(change.count)])) }
+        if change.changed || outside != nil { ctx.notify(.favoritesChanged(count: change.count)) }
     }
 
     /// Announces a change another engine made, found by a read.
     static func announceOutside(_ ctx: RequestContext, _ favorites: FavoritesService) async {
-        if let count = await favorites.takeOutsideChange() { ctx.notify("favorites/didChange", .object(["count": .integer(count)])) }
+        if let count = await favorites.takeOutsideChange() { ctx.notify(.favoritesChanged(count: count)) }
     }
 
     /// `{"removed": n}`.

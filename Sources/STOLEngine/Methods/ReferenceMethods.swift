@@ -11,12 +11,6 @@ enum ReferenceMethods {
         var delete: Bool?
     }
 
-    struct DidSwitch: Encodable, Sendable {
-        var source: TaxonomyDatabase.Source
-        var schemaVersion: Int
-        var taxaCount: Int
-    }
-
     struct SwitchResult: Encodable, Sendable {
         var source: TaxonomyDatabase.Source
         var schemaVersion: Int
@@ -28,7 +22,7 @@ enum ReferenceMethods {
     /// After every switch: start the new database's LCA index, then tell the client.
     static func didSwitch(_ db: TaxonomyDatabase, _ ctx: RequestContext, engine: Engine) async throws {
         await engine.lca.prepare(db)
-        try ctx.notify("database/didSwitch", encoding: DidSwitch(source: db.source, schemaVersion: db.schemaVersion, taxaCount: db.taxaCount))
+        ctx.notify(.switched(to: db))
     }
 
     /// `{"cancelled": …}`.

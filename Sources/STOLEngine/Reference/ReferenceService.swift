@@ -11,7 +11,8 @@ import Darwin
 ///
 /// One import at a time; switches are refused while one runs, so the file under
 /// `reference.sqlite` never changes between an import's checks and its rename. The bundled
-/// database is never written, moved or deleted.
+/// database is never written, moved or deleted. `follow()` catches up with another engine's
+/// import, switch or delete on the same data directory.
 public actor ReferenceService {
     public nonisolated let dataDirectory: URL
     public nonisolated let importer: ReferenceImporter
@@ -19,6 +20,12 @@ public actor ReferenceService {
     private let settings: ReferenceSettings
     private let logger: Logger
     private var job: ImportJob?
+    /// The identity of the file the active reference database was opened from; nil while the
+    /// bundled one is active. `follow()` compares it with what `reference.sqlite` is now.
+    private var activeFile: FileIdentity?
+    /// Held across each switch of the active database (this engine's or `follow()`'s), so that
+    /// their steps never interleave at a suspension point.
+    private let gate = AsyncGate()
     private let queue = DispatchQueue(label: "stol.reference.import", qos: .userInitiated)
 
     public nonisolated var referenceURL: URL { Self.referenceURL(dataDirectory) }
@@ -27,8 +34,12 @@ public actor ReferenceService {
         dataDirectory.appendingPathComponent("Databases/reference.sqlite")
     }
 
-    public init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: ReferenceImporter.Limits, provider: DatabaseProvider, logger: Logger) {
+    /// `activeFile` is the identity of the reference file `provider`'s active database was opened
+    /// from (see `recover`), nil when the bundled one is active.
+    init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: ReferenceImporter.Limits,
+         provider: DatabaseProvider, activeFile: FileIdentity?, logger: Logger) {
         self.dataDirectory = dataDirectory
+        self.activeFile = activeFile
         self.importer = ReferenceImporter(scratch: scratch, trustedKeys: trustedKeys, limits: limits)
         self.provider = provider
         self.settings = ReferenceSettings(dataDirectory: dataDirectory)
@@ -37,8 +48,9 @@ public actor ReferenceService {
 
     /// At engine start: removes the scratch files of interrupted imports (only the engine's own,
     /// see `ScratchDirectory.removeAbandoned`) and opens the reference database if the setting
-    /// says it is active. A missing, corrupt or incompatible one resets the setting.
-    public static func recover(dataDirectory: URL, logger: Logger) -> TaxonomyDatabase? {
+    /// says it is active, with the identity of the file it opened. A missing, corrupt or
+    /// incompatible one resets the setting.
+    static func recover(dataDirectory: URL, logger: Logger) -> (database: TaxonomyDatabase, file: FileIdentity)? {
         for name in ScratchDirectory.removeAbandoned(in: dataDirectory) {
             logger.info("removed a leftover temporary file of an interrupted import: \(name)")
         }
@@ -46,16 +58,16 @@ public actor ReferenceService {
         guard settings.referenceActive else { return nil }
         let url = referenceURL(dataDirectory)
         let reason: String
-        if !FileManager.default.fileExists(atPath: url.path) {
-            reason = "is missing"
-        } else {
+        if let file = FileIdentity.of(url) {
             do {
                 let database = try TaxonomyDatabase(url: url, source: .reference)
                 logger.info("reference database: \(database.taxaCount) taxa, schema \(database.schemaVersion)")
-                return database
+                return (database, file)
             } catch {
                 reason = "cannot be used (\(error))"
             }
+        } else {
+            reason = "is missing"
         }
         logger.warning("the reference database \(reason); falling back to the bundled database")
         do { try settings.setReferenceActive(false) } catch { logger.error("cannot reset \(settings.url.path): \(error)") }
@@ -100,6 +112,8 @@ public actor ReferenceService {
             throw .cancelled
         }
         report(0.92, "installing")
+        await gate.enter()
+        defer { gate.leave() }
         let database = try install(staged)
         report(0.97, "activating")
         await provider.activate(database)
@@ -136,6 +150,7 @@ public actor ReferenceService {
             unlink(backup.path)
             throw .importFailed("cannot move the database into place: \(detail)")
         }
+        let installed = FileIdentity.of(reference)
         let database: TaxonomyDatabase
         do {
             database = try TaxonomyDatabase(url: reference, source: .reference)
@@ -149,6 +164,7 @@ public actor ReferenceService {
             throw .importFailed("cannot save \(settings.url.lastPathComponent): \(error)")
         }
         unlink(backup.path)
+        activeFile = installed
         return database
     }
 
@@ -157,9 +173,11 @@ public actor ReferenceService {
         guard job == nil else { throw .importAlreadyInProgress }
         let held = try lockDataDirectory()
         defer { withExtendedLifetime(held) {} }
-        let current = await provider.current()
+        await gate.enter()
+        defer { gate.leave() }
+        let current = await provider.activeNow()
         if current.source == .reference { return (current, false) }
-        guard referenceAvailable else { throw .referenceMissing }
+        guard let file = FileIdentity.of(referenceURL) else { throw .referenceMissing }
         let database: TaxonomyDatabase
         do {
             database = try TaxonomyDatabase(url: referenceURL, source: .reference)
@@ -168,6 +186,7 @@ public actor ReferenceService {
             throw .databaseCorrupt("\(error)")
         }
         do { try settings.setReferenceActive(true) } catch { throw .settingsUnwritable("\(error)") }
+        activeFile = file
         await provider.activate(database)
         return (database, true)
     }
@@ -178,15 +197,50 @@ public actor ReferenceService {
         guard job == nil else { throw .importAlreadyInProgress }
         let held = try lockDataDirectory()
         defer { withExtendedLifetime(held) {} }
-        let current = await provider.current()
+        await gate.enter()
+        defer { gate.leave() }
+        let current = await provider.activeNow()
         if current.source == .reference || settings.referenceActive {
             do { try settings.setReferenceActive(false) } catch { throw .settingsUnwritable("\(error)") }
         }
+        activeFile = nil
         await provider.activateBundled()
         // unlink, never a recursive removal: a link put in its place is removed, not followed.
         if delete, OwnedPath.exists(referenceURL), unlink(referenceURL.path) != 0 {
             throw .deleteFailed("\(referenceURL.lastPathComponent): \(String(cString: strerror(errno)))")
         }
         return (provider.bundled, current.source == .reference)
+    }
+
+    /// Catches up with another engine's import, switch or delete: the setting and the file decide
+    /// which database is active, as at start, and a reference database whose file was replaced
+    /// is reopened. Returns the database now active when it changed, nil when nothing did. Never
+    /// writes: the engine that made the change owns the setting.
+    public func follow() async -> TaxonomyDatabase? {
+        await gate.enter()
+        defer { gate.leave() }
+        let current = await provider.activeNow()
+        let file = FileIdentity.of(referenceURL)
+        let wanted = file != nil && settings.referenceActive
+        if wanted, current.source == .reference, file == activeFile { return nil }
+        if !wanted, current.source == .bundled { return nil }
+        if wanted {
+            let url = referenceURL
+            do {
+                let database = try await OffPool.run { try TaxonomyDatabase(url: url, source: .reference) }
+                activeFile = file
+                await provider.activate(database)
+                logger.info("another engine changed the reference database; now serving it: \(database.taxaCount) taxa, schema \(database.schemaVersion)")
+                return database
+            } catch {
+                logger.warning("the reference database another engine installed cannot be used (\(error)); serving the bundled database")
+                if current.source == .bundled { return nil }
+            }
+        } else {
+            logger.info("another engine deactivated or deleted the reference database; serving the bundled database")
+        }
+        activeFile = nil
+        await provider.activateBundled()
+        return provider.bundled
     }
 }

@@ -19,6 +19,7 @@ struct Serve: AsyncParsableCommand {
                 if conformanceMethods { methods.merge(.conformanceMethods()) }
                 return methods
             },
-            options: { $0 })
+            options: { $0 },
+            forwardsEngineEvents: true)
     }
 }
