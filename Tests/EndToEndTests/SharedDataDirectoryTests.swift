@@ -7,9 +7,12 @@ import Foundation
 import STOLRPC
 import Testing
 
-/// Several engines on one data directory (issue 21, first part): favourites written by any engine
-/// are seen by all, and imports, switches and deletes take turns through a lock the system
-/// releases when its holder dies.
+/// Several engines on one data directory (issue 21): favourites written by any engine are seen by
+/// all and announced to every client unasked; imports, switches and deletes take turns through a
+/// lock the system releases when its holder dies, and every other engine follows them (reopens,
+/// sends `database/didSwitch`, never answers from a database that was switched away or deleted);
+/// the diagnostics setting is followed too. No timing is asserted: events are awaited with
+/// generous timeouts.
 @Suite(.serialized) struct SharedDataDirectoryTests {
     @Test func favouritesWrittenByAnyEngineAreSeenByAll() async throws {
         let data = FavoritesTests.dataDirectory()
@@ -28,14 +31,13 @@ import Testing
             let found = await engine.result("favorites/contains", .object(["taxonIds": [40, 1040, 2040]]))
             #expect(found == .object(["favorites": .object(["40": true, "1040": true, "2040": true])]))
         }
-        // Clear in one; the others see it, and announce it to their clients.
-        _ = engines[0].takeLines()
+        // Clear in one; the others announce it to their clients unasked, then answer from the file.
+        for engine in engines { _ = engine.takeLines() }
         #expect(await engines[1].result("favorites/clear")?["removed"] == 120)
         for engine in [engines[0], engines[2]] {
-            _ = engine.takeLines()
+            let change = await engine.next(timeout: .seconds(20)) { $0["method"] == "favorites/didChange" && $0["params"] == .object(["count": 0]) }
+            #expect(change != nil, "no favorites/didChange {count: 0} without a request: \(engine.pendingLines)")
             #expect(await engine.result("favorites/count") == .object(["count": 0]))
-            let change = await engine.next(timeout: .seconds(2)) { $0["method"] == "favorites/didChange" }
-            #expect(change?["params"] == .object(["count": 0]), "\(String(describing: change))")
             #expect(await engine.result("favorites/contains", .object(["taxonId": 40])) == .object(["isFavorite": false]))
         }
         // A mutation after another engine's change starts from the file, not a stale copy.
@@ -51,6 +53,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: data) }
         let a = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
         let b = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
+        let watching = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
+        #expect(await watching.result("database/info")?["source"] == "bundled")
         // A is importing a large file; B is refused at once, with a kind it can show.
         a.send(JSONValue.object([
             "jsonrpc": "2.0", "id": 1, "method": "database/import",
@@ -67,8 +71,138 @@ import Testing
         _ = await a.waitForExit()
         let imported = await b.call("database/import", .object(["path": .string(kit.stol.path)]), timeout: .seconds(60))
         #expect(imported?["result"]?["source"] == "reference", "\(String(describing: imported))")
+        // An engine that ran throughout follows B's import.
+        await Self.expectFollows(watching, source: "reference", taxaCount: kit.taxaCount, "after the killed holder")
         // A third engine started now serves what B installed.
         let c = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
         #expect(await c.result("database/info")?["taxaCount"] == .integer(kit.taxaCount))
+    }
+
+    /// A second signed database, different from the kit's (two kingdoms, eight taxa), for
+    /// imports that must be told apart.
+    static let otherStol = Result { () throws -> (stol: URL, taxaCount: Int) in
+        let kit = try ReferenceTests.kit.get()
+        let database = try Fixtures.buildDatabase("""
+            domain Eukaryota
+            kingdom Plantae
+              name en Plants
+            family Rosaceae
+            genus Rosa
+            species Rosa canina
+              name en Dog rose
+            kingdom Fungi
+            species Amanita muscaria
+
+            """)
+        let stol = kit.file("other-\(UUID().uuidString).stol")
+        try ReferenceTests.pack(database, key: kit.key, out: stol)
+        let count = try Int(SQLiteCLI.run(database, "SELECT count(*) FROM taxa").first ?? "") ?? 0
+        return (stol, count)
+    }
+
+    /// The number of taxa in the reference database on disk, read with sqlite3; nil without one.
+    static func taxaOnDisk(_ data: URL) throws -> Int? {
+        let file = ReferenceTests.referenceFile(data)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return Int(try SQLiteCLI.run(file, "SELECT count(*) FROM taxa", readOnly: true).first ?? "")
+    }
+
+    /// Waits for `engine`'s unsolicited `database/didSwitch` to `source` (with `taxaCount` when
+    /// given) and checks that `database/info` then says the same.
+    static func expectFollows(_ engine: EngineProcess, source: String, taxaCount: Int?, _ label: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) async {
+        let switched = await engine.next(timeout: .seconds(20)) { message in
+            message["method"] == "database/didSwitch" && message["params"]?["source"] == .string(source)
+                && (taxaCount.map { message["params"]?["taxaCount"] == .integer($0) } ?? true)
+        }
+        #expect(switched != nil, "\(label): no database/didSwitch to \(source): \(engine.pendingLines)", sourceLocation: sourceLocation)
+        let info = await engine.result("database/info")
+        #expect(info?["source"] == .string(source), "\(label): \(String(describing: info))", sourceLocation: sourceLocation)
+        if let taxaCount { #expect(info?["taxaCount"] == .integer(taxaCount), "\(label)", sourceLocation: sourceLocation) }
+    }
+
+    @Test func concurrentImportsLeaveEveryEngineReportingWhatIsOnDisk() async throws {
+        let kit = try ReferenceTests.kit.get()
+        let other = try Self.otherStol.get()
+        try #require(other.taxaCount != kit.taxaCount)
+        let data = ReferenceTests.dataDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let engines = try (0..<3).map { _ in try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data) }
+        for engine in engines { #expect(await engine.result("database/info")?["source"] == "bundled") }
+        // Two engines import different files at the same moment; the third only watches.
+        async let first = engines[0].call("database/import", .object(["path": .string(kit.stol.path)]), timeout: .seconds(60))
+        async let second = engines[1].call("database/import", .object(["path": .string(other.stol.path)]), timeout: .seconds(60))
+        let answers = [await first, await second]
+        let succeeded = answers.filter { $0?["result"]?["source"] == "reference" }
+        #expect(!succeeded.isEmpty, "\(answers)")
+        for answer in answers where answer?["result"] == nil {
+            #expect(answer?["error"]?["data"]?["kind"] == "busyInAnotherProcess", "\(String(describing: answer))")
+        }
+        // Whichever won last, every engine now serves the file on disk, and at once.
+        let onDisk = try #require(try Self.taxaOnDisk(data))
+        #expect(onDisk == kit.taxaCount || onDisk == other.taxaCount)
+        for (n, engine) in engines.enumerated() {
+            let info = await engine.result("database/info")
+            #expect(info?["source"] == "reference" && info?["taxaCount"] == .integer(onDisk), "engine \(n): \(String(describing: info))")
+        }
+        // The watcher announced it: the third engine imported nothing, yet its client heard.
+        await Self.expectFollows(engines[2], source: "reference", taxaCount: onDisk, "watcher")
+        // One after the other, both succeed, and the engines follow each time.
+        for (importer, file, count) in [(0, kit.stol, kit.taxaCount), (1, other.stol, other.taxaCount), (2, kit.stol, kit.taxaCount)] {
+            for engine in engines { _ = engine.takeLines() }
+            let imported = await engines[importer].call("database/import", .object(["path": .string(file.path)]), timeout: .seconds(60))
+            #expect(imported?["result"]?["taxaCount"] == .integer(count), "\(String(describing: imported))")
+            #expect(try Self.taxaOnDisk(data) == count)
+            for (n, engine) in engines.enumerated() where n != importer {
+                await Self.expectFollows(engine, source: "reference", taxaCount: count, "engine \(n) after engine \(importer) imported")
+            }
+        }
+    }
+
+    @Test func switchesAndDeletesInOneEngineReachTheOthers() async throws {
+        let kit = try ReferenceTests.kit.get()
+        let data = ReferenceTests.dataDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let engines = try (0..<3).map { _ in try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data) }
+        // Every engine is up (one started after the import would simply open the reference).
+        for engine in engines { #expect(await engine.result("database/info")?["source"] == "bundled") }
+        let bundledCount = try #require(await engines[0].result("database/info")?["taxaCount"])
+        #expect(await engines[0].call("database/import", .object(["path": .string(kit.stol.path)]), timeout: .seconds(60))?["result"] != nil)
+        for engine in engines.dropFirst() { await Self.expectFollows(engine, source: "reference", taxaCount: kit.taxaCount, "after the import") }
+
+        // Deactivate (keep the file) in the second engine.
+        for engine in engines { _ = engine.takeLines() }
+        #expect(await engines[1].result("database/deactivateReference")?["isReferenceActive"] == false)
+        for n in [0, 2] { await Self.expectFollows(engines[n], source: "bundled", taxaCount: bundledCount.int64Value.map(Int.init), "engine \(n) after deactivate") }
+        #expect(await engines[0].result("storage/report")?["reference"]?["available"] == true)
+
+        // Activate again in the third.
+        for engine in engines { _ = engine.takeLines() }
+        #expect(await engines[2].result("database/activateReference")?["isReferenceActive"] == true)
+        for n in [0, 1] { await Self.expectFollows(engines[n], source: "reference", taxaCount: kit.taxaCount, "engine \(n) after activate") }
+
+        // Delete in the first: nobody answers from the deleted file any more.
+        for engine in engines { _ = engine.takeLines() }
+        #expect(await engines[0].result("database/deactivateReference", .object(["delete": true]))?["referenceAvailable"] == false)
+        #expect(!FileManager.default.fileExists(atPath: ReferenceTests.referenceFile(data).path))
+        for n in [1, 2] {
+            // Asked before the watcher's next look, the engine still answers the truth.
+            let info = await engines[n].result("database/info")
+            #expect(info?["source"] == "bundled", "engine \(n) right after the delete: \(String(describing: info))")
+            await Self.expectFollows(engines[n], source: "bundled", taxaCount: nil, "engine \(n) after delete")
+            #expect(await engines[n].call("database/activateReference")?["error"]?["data"]?["kind"] == "referenceMissing")
+        }
+    }
+
+    @Test func diagnosticsSettingIsFollowed() async throws {
+        let data = FavoritesTests.dataDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let engines = try (0..<2).map { _ in try EngineProcess(dataDirectory: data) }
+        for enabled in [true, false] {
+            #expect(await engines[0].result("diagnostics/setEnabled", .object(["enabled": .bool(enabled)]))?["enabled"] == .bool(enabled))
+            let change = await engines[1].next(timeout: .seconds(20)) { $0["method"] == "diagnostics/didChange" }
+            #expect(change?["params"] == .object(["enabled": .bool(enabled)]), "\(String(describing: change))")
+            #expect(await engines[1].result("diagnostics/status")?["enabled"] == .bool(enabled))
+        }
     }
 }
