@@ -11,26 +11,31 @@ public actor DatabaseProvider {
     /// The bundled database: always present, never written.
     public let bundled: TaxonomyDatabase
     private var active: TaxonomyDatabase
-    private nonisolated let beforeServing = Locked<(@Sendable () async -> Void)?>(nil)
+    /// Held weakly: the engine owns the provider.
+    private struct WeakCheck {
+        weak var value: (any DataDirectoryFollower)?
+    }
+
+    private nonisolated let beforeServing = Locked(WeakCheck())
 
     public init(bundled: TaxonomyDatabase, active: TaxonomyDatabase? = nil) {
         self.bundled = bundled
         self.active = active ?? bundled
     }
 
-    /// The database requests should read now, once `beforeServing`'s check has caught up with
-    /// the data directory.
-    public func current() async -> TaxonomyDatabase {
-        if let check = beforeServing.withLock({ $0 }) { await check() }
-        return active
+    /// The database requests should read now, once the follower set by `setBeforeServing` has
+    /// caught up with the data directory. The check runs outside the actor.
+    public nonisolated func current() async -> TaxonomyDatabase {
+        if let follower = beforeServing.withLock({ $0.value }) { await follower.catchUpWithDataDirectory() }
+        return await activeNow()
     }
 
     /// The active database without the check: for the code that switches it.
     func activeNow() -> TaxonomyDatabase { active }
 
-    /// Sets the check `current()` runs first (the engine's catch-up with other engines).
-    public nonisolated func setBeforeServing(_ check: @escaping @Sendable () async -> Void) {
-        beforeServing.withLock { $0 = check }
+    /// Sets what `current()` asks to catch up first (the engine, held weakly).
+    nonisolated func setBeforeServing(_ follower: any DataDirectoryFollower) {
+        beforeServing.withLock { $0.value = follower }
     }
 
     /// Makes `database` the active one; returns the one it replaced.

@@ -22,9 +22,9 @@ actor DataDirectoryWatch {
         referenceURL = ReferenceService.referenceURL(dataDirectory)
     }
 
-    /// Runs `catchUp` when the files changed since the last one started (or waits for the one
-    /// running, then looks again).
-    func check(_ catchUp: @escaping @Sendable () async -> Void) async {
+    /// Has `follower` catch up when the files changed since the last catch-up started (or waits
+    /// for the one running, then looks again).
+    func check(_ follower: some DataDirectoryFollower) async {
         let urls = (settings: settingsURL, reference: referenceURL)
         while true {
             if let running {
@@ -37,11 +37,19 @@ actor DataDirectoryWatch {
             if running != nil { continue }
             guard let stamp, stamp != seen else { return }
             seen = stamp
-            let task = Task { await catchUp() }
+            let task = Task { await follower.followDataDirectory() }
             running = task
             await task.value
             if running == task { running = nil }
             return
         }
     }
+}
+
+/// What catches up with the data directory when another engine changed it (the engine).
+protocol DataDirectoryFollower: AnyObject, Sendable {
+    /// Cheap when nothing changed; returns once this engine is in step.
+    func catchUpWithDataDirectory() async
+    /// Reopens, switches and follows settings after a change was seen.
+    func followDataDirectory() async
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Engines sharing a data directory (a GUI and a shell pipe, two windows): each follows the
 /// others' changes without a restart.
-extension Engine {
+extension Engine: DataDirectoryFollower {
     /// Starts looking every `interval` for other engines' changes (favourites, the active database,
     /// the diagnostics setting) and hands each resulting event to `send`; serve mode writes them
     /// as notifications. Events found by the check before a request go to `send` too. `close()`
@@ -42,10 +42,10 @@ extension Engine {
     /// setting and the file say is active and follows the diagnostics setting. Cheap when
     /// nothing changed (two `lstat` calls); runs before every request that reads the database.
     func catchUpWithDataDirectory() async {
-        await watch.check { [weak self] in await self?.followDataDirectory() }
+        await watch.check(self)
     }
 
-    private func followDataDirectory() async {
+    func followDataDirectory() async {
         if let database = await reference.follow() {
             await lca.prepare(database)
             emit(.switched(to: database))

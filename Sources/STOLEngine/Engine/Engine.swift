@@ -88,7 +88,7 @@ public final class Engine: Sendable {
         self.watch = DataDirectoryWatch(dataDirectory: configuration.dataDirectory)
         Task { [lca] in await lca.prepare(recovered?.database ?? bundled) }
         // No request reads a database another engine switched away from or deleted.
-        databases.setBeforeServing { [weak self] in await self?.catchUpWithDataDirectory() }
+        databases.setBeforeServing(self)
         logger.info("bundled database: \(bundled.taxaCount) taxa, schema \(bundled.schemaVersion), dataset \(bundled.datasetInfo["name"] ?? "unnamed")")
     }
 
