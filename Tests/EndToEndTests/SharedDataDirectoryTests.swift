@@ -198,6 +198,8 @@ import Testing
         let data = FavoritesTests.dataDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let engines = try (0..<2).map { _ in try EngineProcess(dataDirectory: data) }
+        // Both are up (one that started after the change would simply read the setting).
+        for engine in engines { #expect(await engine.result("diagnostics/status")?["enabled"] == false) }
         for enabled in [true, false] {
             #expect(await engines[0].result("diagnostics/setEnabled", .object(["enabled": .bool(enabled)]))?["enabled"] == .bool(enabled))
             let change = await engines[1].next(timeout: .seconds(20)) { $0["method"] == "diagnostics/didChange" }
