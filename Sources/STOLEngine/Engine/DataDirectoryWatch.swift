@@ -1,4 +1,5 @@
 import Foundation
+import STOLSupport
 
 /// Notices cheaply that another engine changed the shared files of the data directory: the
 /// identities (device, inode, size, modification time) of `settings.json` and

@@ -1,4 +1,5 @@
 import Foundation
+import STOLSupport
 
 /// Engines sharing a data directory (a GUI and a shell pipe, two windows): each follows the
 /// others' changes without a restart.

@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLSupport
 
 /// Imports, activates and deactivates the reference database in `<data-dir>/Databases`.
 ///

@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLSupport
 
 /// Lets one task at a time through, in arrival order; the others suspend (no thread blocks).
 /// For sequences of steps that span suspension points inside an actor.
