@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "STOLSupport", targets: ["STOLSupport"]),
         .library(name: "STOLRPC", targets: ["STOLRPC"]),
         .library(name: "STOLEngine", targets: ["STOLEngine"]),
+        .library(name: "STOLPipeline", targets: ["STOLPipeline"]),
         .executable(name: "stol-engine", targets: ["stol-engine"]),
     ],
     dependencies: [
@@ -46,10 +47,22 @@ let package = Package(
             ] + zlibDependencies,
             resources: [.copy("Resources")]
         ),
+        // The offline build pipeline (checklist importers, the database builder, .stol and media
+        // packing): linked by the executable's build-db and pack commands, not by the serving library.
+        .target(
+            name: "STOLPipeline",
+            dependencies: [
+                "STOLSupport", "STOLEngine", "CSodium",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ] + zlibDependencies
+        ),
         .executableTarget(
             name: "stol-engine",
             dependencies: [
-                "STOLSupport", "STOLRPC", "STOLEngine",
+                "STOLSupport", "STOLRPC", "STOLEngine", "STOLPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -57,7 +70,7 @@ let package = Package(
         .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC", "STOLSupport"]),
         .testTarget(
             name: "STOLEngineTests",
-            dependencies: ["STOLEngine", "STOLRPC", "STOLSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+            dependencies: ["STOLEngine", "STOLPipeline", "STOLRPC", "STOLSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,8 +3,8 @@ import GRDBSQLite
 
 /// A prepared insert bound through SQLite's C API: the pipeline writes millions of rows, and
 /// building `StatementArguments` for each would dominate the build time.
-struct BulkStatement {
-    enum Value {
+package struct BulkStatement {
+    package enum Value {
         case int(Int64)
         case text(String)
         case null
@@ -12,15 +12,15 @@ struct BulkStatement {
 
     private let statement: Statement
 
-    init(_ db: Database, _ sql: String) throws {
+    package init(_ db: Database, _ sql: String) throws {
         statement = try db.makeStatement(sql: sql)
     }
 
-    func insert(_ values: Value...) throws {
+    package func insert(_ values: Value...) throws {
         try insert(values)
     }
 
-    func insert(_ values: [Value]) throws {
+    package func insert(_ values: [Value]) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         for (i, value) in values.enumerated() {
@@ -41,6 +41,6 @@ struct BulkStatement {
 }
 
 extension BulkStatement.Value {
-    static func optional(_ v: String?) -> Self { v.map { .text($0) } ?? .null }
-    static func optional(_ v: Int?) -> Self { v.map { .int(Int64($0)) } ?? .null }
+    package static func optional(_ v: String?) -> Self { v.map { .text($0) } ?? .null }
+    package static func optional(_ v: Int?) -> Self { v.map { .int(Int64($0)) } ?? .null }
 }

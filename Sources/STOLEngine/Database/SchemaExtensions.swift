@@ -152,7 +152,7 @@ public enum SchemaExtensions {
     /// Fills `search_names` and `fts_trigram`: per taxon in id order, its scientific name, then each
     /// of its names in id order whose folded form is new for the taxon (synonyms as `synonym`,
     /// every other type as `common`).
-    static func fillSearchIndex(_ db: Database, source: String) throws {
+    package static func fillSearchIndex(_ db: Database, source: String) throws {
         let insertSearch = try BulkStatement(db, "INSERT INTO search_names(id, taxon_id, name, folded, match_type, lang) VALUES (?,?,?,?,?,?)")
         let insertTrigram = try BulkStatement(db, "INSERT INTO fts_trigram(rowid, padded) VALUES (?,?)")
         var searchID: Int64 = 0

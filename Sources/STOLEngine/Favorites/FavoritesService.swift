@@ -245,20 +245,16 @@ public actor FavoritesService {
         }
     }
 
-    /// Opening and warming block on file I/O, so they run on a dispatch queue.
+    /// Opening and warming block on file I/O, so they run off the cooperative pool.
     private static func openOffPool(directory: URL, logger: Logger) async throws -> Opened {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { () throws -> Opened in
-                    let (store, recovery) = try FavoritesStore.open(directory: directory, logger: logger)
-                    do {
-                        let (ids, version) = try store.snapshot()
-                        return Opened(store: store, recovery: recovery, ids: ids, version: version)
-                    } catch {
-                        logger.error("cannot read favourites: \(error)")
-                        throw FavoritesError.unavailable("the favourites database cannot be read")
-                    }
-                })
+        try await OffPool.run { () throws -> Opened in
+            let (store, recovery) = try FavoritesStore.open(directory: directory, logger: logger)
+            do {
+                let (ids, version) = try store.snapshot()
+                return Opened(store: store, recovery: recovery, ids: ids, version: version)
+            } catch {
+                logger.error("cannot read favourites: \(error)")
+                throw FavoritesError.unavailable("the favourites database cannot be read")
             }
         }
     }

@@ -45,7 +45,7 @@ struct MCPArguments: Sendable {
     /// The answer language; English when absent.
     func language() throws -> String {
         let tag = try string("language", maxLength: 35) ?? "en"
-        guard TaxaSourceParser.isLanguageTag(tag) else { throw MCPToolError(message: "language must be a language tag such as en, es or pt-BR") }
+        guard BCP47.isLanguageTag(tag) else { throw MCPToolError(message: "language must be a language tag such as en, es or pt-BR") }
         return tag
     }
 }

@@ -11,7 +11,7 @@ import GRDB
 public enum MediaPackSchema {
     public static let currentVersion = 1
 
-    static let createSQL = """
+    package static let createSQL = """
         CREATE TABLE media_info (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
         CREATE TABLE images (
             id INTEGER PRIMARY KEY,

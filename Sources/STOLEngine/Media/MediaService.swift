@@ -59,7 +59,6 @@ public actor MediaService {
     private let logger: Logger
     private var job: ImportJob?
     private var open: [String: DatabaseQueue] = [:]
-    private let queue = DispatchQueue(label: "stol.media.import", qos: .userInitiated)
 
     public init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: ReferenceImporter.Limits, logger: Logger) {
         directory = dataDirectory.appendingPathComponent("Media")
@@ -150,7 +149,7 @@ public actor MediaService {
         self.job = job
         defer { self.job = nil }
         if Task.isCancelled { throw .importFailure(.cancelled) }
-        let result = await importer.stage(source, job: job, on: queue, report: report)
+        let result = await importer.stage(source, job: job, report: report)
         let staged: ReferenceImporter.Staged
         do { staged = try result.get() } catch { throw .importFailure(error) }
         defer {

@@ -12,7 +12,7 @@ enum Params {
     /// A BCP-47 language tag such as `en`, `es` or `pt-BR`; English when absent.
     static func language(_ value: String?, field: String = "lang") throws -> String {
         guard let value else { return "en" }
-        guard TaxaSourceParser.isLanguageTag(value) else { throw RPCError.invalidParams(field: field, "must be a language tag such as en, es or pt-BR") }
+        guard BCP47.isLanguageTag(value) else { throw RPCError.invalidParams(field: field, "must be a language tag such as en, es or pt-BR") }
         return value
     }
 

@@ -142,15 +142,13 @@ public struct ReferenceImporter: Sendable {
     }
 
     /// Runs every stage up to the integrity check. On any failure the temporary files are gone.
-    /// Stages `source` on `queue`, so the file work never runs on the cooperative thread pool;
-    /// cancelling the calling task cancels `job`.
-    public func stage(_ source: URL, job: ImportJob, on queue: DispatchQueue, report: @escaping Report) async -> Result<Staged, ReferenceError> {
+    /// Stages `source` off the cooperative thread pool (`OffPool`); cancelling the calling task
+    /// cancels `job`.
+    public func stage(_ source: URL, job: ImportJob, report: @escaping Report) async -> Result<Staged, ReferenceError> {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                queue.async {
-                    continuation.resume(returning: Result { () throws(ReferenceError) in try self.stage(source, job: job, report: report) })
-                }
-            }
+            // `stage` reports its failures in the Result; the closure itself never throws.
+            (try? await OffPool.run { Result { () throws(ReferenceError) in try self.stage(source, job: job, report: report) } })
+                ?? .failure(.importFailed("the import could not be started"))
         } onCancel: {
             job.cancel()
         }

@@ -27,7 +27,6 @@ public actor ReferenceService {
     /// Held across each switch of the active database (this engine's or `follow()`'s), so that
     /// their steps never interleave at a suspension point.
     private let gate = AsyncGate()
-    private let queue = DispatchQueue(label: "stol.reference.import", qos: .userInitiated)
 
     public nonisolated var referenceURL: URL { Self.referenceURL(dataDirectory) }
 
@@ -105,7 +104,7 @@ public actor ReferenceService {
         self.job = job
         defer { self.job = nil }
         if Task.isCancelled { throw .cancelled }
-        let result = await importer.stage(source, job: job, on: queue, report: report)
+        let result = await importer.stage(source, job: job, report: report)
         let staged = try result.get()
         if job.isCancelled || Task.isCancelled {
             unlink(staged.database.path)

@@ -96,7 +96,7 @@ public struct ReferenceSettings: Sendable {
         do {
             try file.write(Array(data) + [0x0A])
             try file.sync()
-            guard rename(temp.path, url.path) == 0 else { throw StolPacker.PackError.io("cannot replace \(url.path): \(String(cString: strerror(errno)))") }
+            guard rename(temp.path, url.path) == 0 else { throw FileIOError("cannot replace \(url.path): \(String(cString: strerror(errno)))") }
         } catch {
             unlink(temp.path)
             throw error

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import STOLEngine
+import STOLPipeline
 
 /// `stol-engine pack-media`: images and a manifest into a signed `.stolmedia` pack.
 struct PackMedia: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import STOLEngine
+import STOLPipeline
 import STOLSupport
 
 /// `stol-engine keygen`: a new Ed25519 keypair for signing `.stol` files.

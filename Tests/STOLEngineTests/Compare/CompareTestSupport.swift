@@ -1,5 +1,6 @@
 import Foundation
 @testable import STOLEngine
+@testable import STOLPipeline
 
 /// SplitMix64: small, fast and the same on every platform, so a failing seed replays.
 struct CompareRandom: RandomNumberGenerator {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import STOLEngine
+@testable import STOLPipeline
 
 /// All importer and reader tests nest here, so `swift test --filter Importer` selects them.
 @Suite enum ImporterTests {}

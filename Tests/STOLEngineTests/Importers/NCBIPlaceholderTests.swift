@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import STOLEngine
+@testable import STOLPipeline
 
 extension ImporterTests {
     /// NCBI's 2025 ranks and its placeholder names.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import STOLEngine
+@testable import STOLPipeline
 
 extension ImporterTests {
     @Suite struct NCBITaxdump {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import STOLEngine
+@testable import STOLPipeline
 
 /// Imports the real Darwin Core Archive and ColDP package from `../shared/data` (run with
 /// `--filter realData`).

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import STOLEngine
+@testable import STOLPipeline
 
 /// Imports the real MDD and AviList files from `../shared/data` and builds one database from both.
 /// Not nested under `ImporterTests`: it takes a while, so it runs on its own (`--filter realData`).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import STOLEngine
+@testable import STOLPipeline
 
 /// The media pack format: image headers, the manifest, pack ids, and packs read back through
 /// the shared importer.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import STOLEngine
+@testable import STOLPipeline
 
 /// The `.stol` header, libsodium signing and hashing, and the packer read back by the importer.
 @Suite struct ReferenceFormatTests {

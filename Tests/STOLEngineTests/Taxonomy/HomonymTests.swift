@@ -3,6 +3,7 @@ import STOLRPC
 import Testing
 
 @testable import STOLEngine
+@testable import STOLPipeline
 
 /// Taxa that share a scientific name carry a disambiguation in every browse answer; others do not.
 @Suite struct HomonymTests {

@@ -1,3 +1,4 @@
+import STOLEngine
 /// One taxon as an importer read it, before ids are assigned and sources are merged.
 public struct SourceTaxon: Sendable, Equatable {
     /// Identity used to merge sources and resolve parents (see `SourceTaxon.key(kingdom:rank:name:)`).

@@ -1,4 +1,5 @@
 import Foundation
+import STOLEngine
 
 /// Reads a Darwin Core Archive (a `.zip` or a folder) through its `meta.xml`.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import ZIPFoundation
 import STOLSupport
+import STOLEngine
 
 /// The files of a published checklist (a Darwin Core Archive or a ColDP package), read from a
 /// folder or from a `.zip` without unpacking it.

@@ -1,5 +1,6 @@
 import Foundation
 import ZIPFoundation
+import STOLEngine
 
 /// Streams one zip entry. ZIPFoundation pushes inflated chunks to a callback; a thread of its
 /// own runs that and hands the chunks over through a queue of a few chunks, so the reader pulls

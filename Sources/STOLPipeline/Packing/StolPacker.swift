@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLEngine
 
 /// Writes `.stol` files: gzip the database while hashing the compressed bytes, then sign.
 /// Streams in chunks; the database is never held in memory.
@@ -105,97 +106,4 @@ public enum StolPacker {
         keep = true
         return header
     }
-}
-
-/// A file descriptor with EINTR-safe whole reads and writes.
-final class RawFile {
-    let fd: Int32
-    let path: String
-
-    init(reading url: URL) throws {
-        path = url.path
-        var d: Int32
-        // O_NONBLOCK so that opening a FIFO nobody writes to cannot hang the import forever (the
-        // caller then refuses it as not a regular file); reads block as usual once it is cleared.
-        repeat { d = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } while d < 0 && errno == EINTR
-        guard d >= 0 else { throw StolPacker.PackError.io("cannot open \(url.path): \(String(cString: strerror(errno)))") }
-        let flags = fcntl(d, F_GETFL)
-        if flags >= 0 { _ = fcntl(d, F_SETFL, flags & ~O_NONBLOCK) }
-        fd = d
-    }
-
-    init(creating url: URL) throws {
-        path = url.path
-        var d: Int32
-        repeat { d = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } while d < 0 && errno == EINTR
-        guard d >= 0 else { throw StolPacker.PackError.io("cannot create \(url.path): \(String(cString: strerror(errno)))") }
-        fd = d
-    }
-
-    deinit { close(fd) }
-
-    /// Regular-file size, or nil for anything else (directories, devices, pipes).
-    func regularFileSize() -> Int64? {
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int64(info.st_size)
-    }
-
-    /// Fills `buffer` (its first `limit` bytes) as far as the file allows; returns how many
-    /// bytes, 0 at the end.
-    func read(into buffer: inout [UInt8], upTo limit: Int? = nil) throws -> Int {
-        let capacity = min(limit ?? buffer.count, buffer.count)
-        return try buffer.withUnsafeMutableBytes { raw -> Int in
-            var total = 0
-            while total < capacity {
-                let n = sysRead(fd, raw.baseAddress! + total, capacity - total)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw StolPacker.PackError.io("cannot read \(path): \(String(cString: strerror(errno)))")
-                }
-                if n == 0 { break }
-                total += n
-            }
-            return total
-        }
-    }
-
-    func seek(to offset: Int64) throws {
-        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw StolPacker.PackError.io("cannot seek \(path)") }
-    }
-
-    func write(_ bytes: [UInt8], at offset: Int64? = nil) throws {
-        try bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = offset.map { pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t($0) + off_t(done)) }
-                    ?? sysWrite(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw StolPacker.PackError.io("cannot write \(path): \(String(cString: strerror(errno)))")
-                }
-                done += n
-            }
-        }
-    }
-
-    func sync() throws {
-        guard fsync(fd) == 0 else { throw StolPacker.PackError.io("cannot sync \(path): \(String(cString: strerror(errno)))") }
-    }
-}
-
-private func sysRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.read(fd, buffer, count)
-    #else
-    Darwin.read(fd, buffer, count)
-    #endif
-}
-
-private func sysWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(fd, buffer, count)
-    #else
-    Darwin.write(fd, buffer, count)
-    #endif
 }

@@ -1,4 +1,5 @@
 import Foundation
+import STOLEngine
 
 /// Why a delimited file could not be read.
 public enum DelimitedError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLEngine
 
 /// Builds a `.stolmedia` file: images and their manifest into a SQLite database, then packed and
 /// signed like a `.stol` (see `StolPacker`).

@@ -1,3 +1,4 @@
+import STOLEngine
 /// Merges the output of importers into one validated forest with stable integer ids.
 ///
 /// Taxa with the same key are one taxon (names, traits and references add up; a conflicting

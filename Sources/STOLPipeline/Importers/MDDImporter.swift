@@ -1,4 +1,5 @@
 import Foundation
+import STOLEngine
 
 /// Reads the Mammal Diversity Database species CSV (gzip or plain), one row per species.
 ///

@@ -1,3 +1,4 @@
+import STOLEngine
 /// Turns the language of a checklist's common name into a BCP-47 tag.
 ///
 /// Checklists write languages as ISO 639-1 (`en`), ISO 639-2/3 (`eng`, `fre`, `fra`), an English

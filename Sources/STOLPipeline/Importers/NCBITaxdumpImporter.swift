@@ -1,4 +1,5 @@
 import Foundation
+import STOLEngine
 
 /// Reads an NCBI Taxonomy dump directory (`nodes.dmp` and `names.dmp`, each gzip or plain).
 ///

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
+import STOLEngine
 
 /// A Darwin Core Archive's `meta.xml`: which file is the core, which are extensions, and for each
 /// its encoding, delimiter, quote character, header lines and the term of every column.

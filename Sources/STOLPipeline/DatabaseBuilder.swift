@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLEngine
 
 /// Writes an assembled taxonomy into a new schema-v1 SQLite database: rows, full-text and trigram
 /// indexes, the Euler tour, precomputed relatives and credits; then VACUUM and an integrity check.

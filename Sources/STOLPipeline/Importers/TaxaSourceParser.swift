@@ -1,4 +1,5 @@
 import Foundation
+import STOLEngine
 
 /// Reads the project's own plain-text `.taxa` format (see dataset/FORMAT.md).
 public struct TaxaSourceParser {
@@ -122,9 +123,5 @@ public struct TaxaSourceParser {
     }
 
     /// A loose BCP-47 check: `en`, `es`, `pt-BR`, `zh-Hans`.
-    static func isLanguageTag(_ tag: String) -> Bool {
-        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
-        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isLowercase && $0.isASCII }) else { return false }
-        return parts.dropFirst().allSatisfy { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
-    }
+    static func isLanguageTag(_ tag: String) -> Bool { BCP47.isLanguageTag(tag) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import STOLEngine
 
 /// One row of a checklist's name-usage table, whatever the format (Darwin Core Taxon, ColDP
 /// NameUsage or Name + Taxon + Synonym). Empty strings mean absent.

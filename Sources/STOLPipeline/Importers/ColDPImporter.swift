@@ -1,4 +1,5 @@
 import Foundation
+import STOLEngine
 
 /// Reads a Catalogue of Life Data Package (a `.zip` or a folder).
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import STOLEngine
 
 /// Reads the AviList checklist, extended CSV (gzip or plain): one row per order, family, genus,
 /// species or subspecies.

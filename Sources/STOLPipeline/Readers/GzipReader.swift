@@ -8,6 +8,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLEngine
 
 /// Why reading a (possibly gzip-compressed) file failed.
 public enum GzipError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import STOLEngine
 /// The kinds of placeholder name NCBI files sequences under: names for organisms nobody has
 /// named, which fill a reference database for people with noise (`Bidens sp. 'Lyon'`,
 /// `uncultured bacterium`, `environmental samples`, `unclassified Bacteria`).
