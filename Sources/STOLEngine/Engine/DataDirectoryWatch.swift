@@ -19,7 +19,7 @@ actor DataDirectoryWatch {
     private var running: Task<Void, Never>?
 
     init(dataDirectory: URL) {
-        settingsURL = ReferenceSettings(dataDirectory: dataDirectory).url
+        settingsURL = EngineSettings(dataDirectory: dataDirectory).url
         referenceURL = ReferenceService.referenceURL(dataDirectory)
     }
 

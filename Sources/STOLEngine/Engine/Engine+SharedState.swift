@@ -51,7 +51,7 @@ extension Engine: DataDirectoryFollower {
             await lca.prepare(database)
             emit(.switched(to: database))
         }
-        let settings = ReferenceSettings(dataDirectory: configuration.dataDirectory)
+        let settings = EngineSettings(dataDirectory: configuration.dataDirectory)
         guard let enabled = try? await OffPool.run({ settings.diagnosticsEnabled }), enabled != diagnostics.isEnabled else { return }
         diagnostics.setEnabled(enabled)
         logger.info("another engine turned the diagnostics log \(enabled ? "on" : "off")")

@@ -15,7 +15,7 @@ public final class Engine: Sendable {
         /// Public keys trusted for `.stol` files besides the compiled-in release key (`--trusted-key`).
         public var extraTrustedKeys: [[UInt8]] = []
         /// Size limits of `database/import` (tests lower them).
-        public var importLimits = ReferenceImporter.Limits()
+        public var importLimits = StolFileImporter.Limits()
         /// The diagnostics file sink the process's log handler writes to; one is made when absent.
         public var diagnostics: DiagnosticsLog?
 
@@ -58,13 +58,13 @@ public final class Engine: Sendable {
         self.configuration = configuration
         self.logger = logger
         // Before anything reads the settings: a damaged file is reported, never silently dropped.
-        self.settingsRecovery = ReferenceSettings(dataDirectory: configuration.dataDirectory).recoverIfDamaged(logger: logger)
+        self.settingsRecovery = EngineSettings(dataDirectory: configuration.dataDirectory).recoverIfDamaged(logger: logger)
         // First, so that start-up lines reach the diagnostics file when the user opted in.
         let diagnostics = configuration.diagnostics ?? DiagnosticsLog()
         diagnostics.configure(
             directory: configuration.dataDirectory.appendingPathComponent("Diagnostics"),
             redactor: Redactor(dataDirectory: configuration.dataDirectory),
-            enabled: ReferenceSettings(dataDirectory: configuration.dataDirectory).diagnosticsEnabled)
+            enabled: EngineSettings(dataDirectory: configuration.dataDirectory).diagnosticsEnabled)
         self.diagnostics = diagnostics
         let scratch = ScratchDirectory(in: configuration.dataDirectory)
         self.scratch = scratch

@@ -55,14 +55,14 @@ public actor MediaService {
     public static let bundledPackIDs: Set<String> = []
 
     public nonisolated let directory: URL
-    public nonisolated let importer: ReferenceImporter
+    public nonisolated let importer: StolFileImporter
     private let logger: Logger
     private var job: ImportJob?
     private var open: [String: DatabaseQueue] = [:]
 
-    public init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: ReferenceImporter.Limits, logger: Logger) {
+    public init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: StolFileImporter.Limits, logger: Logger) {
         directory = dataDirectory.appendingPathComponent("Media")
-        importer = ReferenceImporter(scratch: scratch, trustedKeys: trustedKeys, limits: limits, kind: .media)
+        importer = StolFileImporter(scratch: scratch, trustedKeys: trustedKeys, limits: limits, kind: .media)
         self.logger = logger
     }
 
@@ -143,14 +143,14 @@ public actor MediaService {
     }
 
     /// Verifies, stages and installs a `.stolmedia`; a pack with the same id is replaced.
-    public func importPack(from source: URL, report: @escaping ReferenceImporter.Report) async throws(MediaError) -> Pack {
+    public func importPack(from source: URL, report: @escaping StolFileImporter.Report) async throws(MediaError) -> Pack {
         guard job == nil else { throw .importFailure(.importAlreadyInProgress) }
         let job = ImportJob()
         self.job = job
         defer { self.job = nil }
         if Task.isCancelled { throw .importFailure(.cancelled) }
         let result = await importer.stage(source, job: job, report: report)
-        let staged: ReferenceImporter.Staged
+        let staged: StolFileImporter.Staged
         do { staged = try result.get() } catch { throw .importFailure(error) }
         defer {
             unlink(staged.stolCopy.path)

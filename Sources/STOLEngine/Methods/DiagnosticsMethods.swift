@@ -57,7 +57,7 @@ enum DiagnosticsMethods {
 
     static func register(in table: inout MethodTable, engine: Engine) {
         let log = engine.diagnostics
-        let settings = ReferenceSettings(dataDirectory: engine.configuration.dataDirectory)
+        let settings = EngineSettings(dataDirectory: engine.configuration.dataDirectory)
         table.on(SetEnabled.self) { p, _ in
             do {
                 try await OffPool.run { try settings.setDiagnosticsEnabled(p.enabled) }

@@ -16,9 +16,9 @@ import STOLSupport
 /// import, switch or delete on the same data directory.
 public actor ReferenceService {
     public nonisolated let dataDirectory: URL
-    public nonisolated let importer: ReferenceImporter
+    public nonisolated let importer: StolFileImporter
     private let provider: DatabaseProvider
-    private let settings: ReferenceSettings
+    private let settings: EngineSettings
     private let logger: Logger
     private var job: ImportJob?
     /// The identity of the file the active reference database was opened from; nil while the
@@ -36,13 +36,13 @@ public actor ReferenceService {
 
     /// `activeFile` is the identity of the reference file `provider`'s active database was opened
     /// from (see `recover`), nil when the bundled one is active.
-    init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: ReferenceImporter.Limits,
+    init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: StolFileImporter.Limits,
          provider: DatabaseProvider, activeFile: FileIdentity?, logger: Logger) {
         self.dataDirectory = dataDirectory
         self.activeFile = activeFile
-        self.importer = ReferenceImporter(scratch: scratch, trustedKeys: trustedKeys, limits: limits)
+        self.importer = StolFileImporter(scratch: scratch, trustedKeys: trustedKeys, limits: limits)
         self.provider = provider
-        self.settings = ReferenceSettings(dataDirectory: dataDirectory)
+        self.settings = EngineSettings(dataDirectory: dataDirectory)
         self.logger = logger
     }
 
@@ -54,7 +54,7 @@ public actor ReferenceService {
         for name in ScratchDirectory.removeAbandoned(in: dataDirectory) {
             logger.info("removed a leftover temporary file of an interrupted import: \(name)")
         }
-        let settings = ReferenceSettings(dataDirectory: dataDirectory)
+        let settings = EngineSettings(dataDirectory: dataDirectory)
         guard settings.referenceActive else { return nil }
         let url = referenceURL(dataDirectory)
         let reason: String
@@ -96,7 +96,7 @@ public actor ReferenceService {
     }
 
     /// The whole import flow; returns the database now active.
-    public func importDatabase(from source: URL, report: @escaping ReferenceImporter.Report) async throws(ReferenceError) -> TaxonomyDatabase {
+    public func importDatabase(from source: URL, report: @escaping StolFileImporter.Report) async throws(ReferenceError) -> TaxonomyDatabase {
         guard job == nil else { throw .importAlreadyInProgress }
         let held = try lockDataDirectory()
         defer { withExtendedLifetime(held) {} }
@@ -124,7 +124,7 @@ public actor ReferenceService {
 
     /// Renames the staged database over `reference.sqlite`, keeping a hard link to the old one
     /// until the new one has opened and the setting is saved, so any failure can put it back.
-    private func install(_ staged: ReferenceImporter.Staged) throws(ReferenceError) -> TaxonomyDatabase {
+    private func install(_ staged: StolFileImporter.Staged) throws(ReferenceError) -> TaxonomyDatabase {
         let fm = FileManager.default
         let reference = referenceURL
         defer {

@@ -15,7 +15,7 @@ public final class ChecklistArchive {
     /// Bounds on what a zip may inflate to.
     public struct Limits: Sendable {
         /// Total decompressed bytes over all entries read.
-        public var maxDecompressedBytes: Int64 = ReferenceImporter.Limits().maxDecompressedBytes
+        public var maxDecompressedBytes: Int64 = StolFileImporter.Limits().maxDecompressedBytes
         /// Decompressed bytes per compressed byte of one entry (text compresses 5–20 times).
         public var maxRatio: Int64 = 1_000
         /// Entries smaller than this are never refused for their ratio.

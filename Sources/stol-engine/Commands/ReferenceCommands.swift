@@ -87,7 +87,7 @@ struct Verify: ParsableCommand {
         }
         let scratch = ScratchDirectory(in: FileManager.default.temporaryDirectory)
         defer { scratch.remove() }
-        let importer = ReferenceImporter(scratch: scratch, trustedKeys: keys, limits: .init(), buildsExtensions: false)
+        let importer = StolFileImporter(scratch: scratch, trustedKeys: keys, limits: .init(), buildsExtensions: false)
         let lastStage = LastStage()
         let checks: [(String, String)] = [
             ("copying", "readable"), ("checking size", "size within limits"), ("checking header", "magic"),

@@ -48,13 +48,13 @@ import Testing
         #expect(Array(bytes.prefix(8)) == Array("STOL\0MP\u{1}".utf8))
         #expect(header.signedMessage.count == 44)
 
-        let importer = ReferenceImporter(scratch: ScratchDirectory(in: dir.url.appendingPathComponent("tmp")), trustedKeys: [pair.publicKey], limits: .init(), kind: .media)
+        let importer = StolFileImporter(scratch: ScratchDirectory(in: dir.url.appendingPathComponent("tmp")), trustedKeys: [pair.publicKey], limits: .init(), kind: .media)
         let staged = try importer.stage(out, job: ImportJob()) { _, _ in }
         #expect(staged.schemaVersion == MediaPackSchema.currentVersion)
         // The database importer refuses it, and the media importer refuses other keys.
-        let databases = ReferenceImporter(scratch: ScratchDirectory(in: dir.url.appendingPathComponent("tmp")), trustedKeys: [pair.publicKey], limits: .init())
+        let databases = StolFileImporter(scratch: ScratchDirectory(in: dir.url.appendingPathComponent("tmp")), trustedKeys: [pair.publicKey], limits: .init())
         #expect(throws: ReferenceError.notAStolFile("wrong magic bytes")) { try databases.stage(out, job: ImportJob()) { _, _ in } }
-        let untrusted = ReferenceImporter(scratch: ScratchDirectory(in: dir.url.appendingPathComponent("tmp")), trustedKeys: [other.publicKey], limits: .init(), kind: .media)
+        let untrusted = StolFileImporter(scratch: ScratchDirectory(in: dir.url.appendingPathComponent("tmp")), trustedKeys: [other.publicKey], limits: .init(), kind: .media)
         #expect(throws: ReferenceError.signatureInvalid) { try untrusted.stage(out, job: ImportJob()) { _, _ in } }
         // A database signature does not verify as a media pack: the signed messages differ.
         var relabeled = bytes
@@ -76,7 +76,7 @@ import Testing
         let tmp = dir.url.appendingPathComponent("tmp")
         let job = ImportJob()
         job.cancel()
-        let importer = ReferenceImporter(scratch: ScratchDirectory(in: tmp), trustedKeys: [pair.publicKey], limits: .init(), kind: .media)
+        let importer = StolFileImporter(scratch: ScratchDirectory(in: tmp), trustedKeys: [pair.publicKey], limits: .init(), kind: .media)
         #expect(throws: ReferenceError.cancelled) { try importer.stage(out, job: job) { _, _ in } }
         #expect(ReferenceFormatTests.scratchFiles(in: tmp).isEmpty)
     }

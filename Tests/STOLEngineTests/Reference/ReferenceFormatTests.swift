@@ -57,8 +57,8 @@ import Testing
         #expect(throws: (any Error).self) { try Signing.writeSecretKey(pair.secretKey, to: file) }
     }
 
-    static func stage(_ file: URL, keys: [[UInt8]], limits: ReferenceImporter.Limits = .init(), in dir: URL) throws(ReferenceError) -> ReferenceImporter.Staged {
-        try ReferenceImporter(scratch: ScratchDirectory(in: dir.appendingPathComponent("tmp")), trustedKeys: keys, limits: limits)
+    static func stage(_ file: URL, keys: [[UInt8]], limits: StolFileImporter.Limits = .init(), in dir: URL) throws(ReferenceError) -> StolFileImporter.Staged {
+        try StolFileImporter(scratch: ScratchDirectory(in: dir.appendingPathComponent("tmp")), trustedKeys: keys, limits: limits)
             .stage(file, job: ImportJob()) { _, _ in }
     }
 
@@ -91,7 +91,7 @@ import Testing
         try bytes.write(to: flipped)
         #expect(throws: ReferenceError.checksumMismatch) { try Self.stage(flipped, keys: [pair.publicKey], in: dir.url) }
 
-        var limits = ReferenceImporter.Limits()
+        var limits = StolFileImporter.Limits()
         limits.maxDecompressedBytes = 100_000
         #expect(throws: ReferenceError.decompressedTooLarge(limit: 100_000)) { try Self.stage(stol, keys: [pair.publicKey], limits: limits, in: dir.url) }
         limits = .init()
@@ -115,7 +115,7 @@ import Testing
         let stol = dir.url.appendingPathComponent("a.stol")
         try StolPacker.pack(database: database, secretKey: pair.secretKey, schemaVersion: 1, to: stol)
         let job = ImportJob()
-        let importer = ReferenceImporter(scratch: ScratchDirectory(in: dir.url.appendingPathComponent("tmp")), trustedKeys: [pair.publicKey], limits: .init())
+        let importer = StolFileImporter(scratch: ScratchDirectory(in: dir.url.appendingPathComponent("tmp")), trustedKeys: [pair.publicKey], limits: .init())
         #expect(throws: ReferenceError.cancelled) {
             try importer.stage(stol, job: job) { fraction, _ in if fraction > 0.3 { job.cancel() } }
         }
@@ -127,7 +127,7 @@ import Testing
     @Test func settingsAreWrittenAtomicallyAndKeepOtherKeys() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let settings = ReferenceSettings(dataDirectory: dir.url)
+        let settings = EngineSettings(dataDirectory: dir.url)
         #expect(settings.referenceActive == false)
         try Data(#"{"theme":"dark"}"#.utf8).write(to: settings.url)
         try settings.setReferenceActive(true)

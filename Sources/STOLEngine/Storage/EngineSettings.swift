@@ -21,7 +21,7 @@ public struct SettingsRecovery: Codable, Sendable, Equatable {
 /// `<data-dir>/settings.json`: which database the user chose, whether diagnostics are kept.
 /// Written atomically (temporary file, fsync, rename) and read leniently; keys this engine does
 /// not know are kept.
-public struct ReferenceSettings: Sendable {
+public struct EngineSettings: Sendable {
     public let url: URL
     /// Serialises read-modify-write cycles, so two services saving different keys never lose one.
     private static let writeLock = Locked(())
