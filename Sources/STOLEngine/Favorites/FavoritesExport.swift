@@ -19,6 +19,8 @@ public struct FavoriteEntry: Encodable, Sendable, Equatable {
     public var available: Bool
     public var scientificName: String?
     public var commonName: String?
+    /// The language tag of `commonName` (`en` when it fell back to English).
+    public var commonNameLang: String?
     public var rank: Rank?
     public var conservationStatus: ConservationStatus?
     /// Present when another taxon of the active database has the same scientific name.
@@ -54,7 +56,7 @@ enum FavoritesListing {
             let found = taxa[row.taxonID], taxon = found?.taxon
             return FavoriteEntry(
                 taxonId: row.taxonID, createdAt: row.createdAt, available: taxon != nil,
-                scientificName: taxon?.scientificName, commonName: taxon?.preferredCommonName,
+                scientificName: taxon?.scientificName, commonName: taxon?.preferredCommonName, commonNameLang: taxon?.preferredCommonNameLang,
                 rank: taxon?.rank, conservationStatus: taxon?.conservationStatus, disambiguation: found?.disambiguation)
         }
         return sorted(entries, by: sort)
@@ -85,10 +87,24 @@ enum FavoritesListing {
 enum FavoritesExport {
     static let title = "My Favourite Species — Species: Tree of Life"
 
-    /// The title, a blank line, then `1. Panthera leo (Lion)` for each available entry (names
-    /// only); every line ends with a newline. Unavailable entries have no name and are skipped.
-    static func text(_ entries: [FavoriteEntry]) -> String {
-        var lines = [title, ""]
+    /// The title in each language the bundled dataset has names in, by primary subtag; the app's
+    /// name stays as it is. Other languages get the English title.
+    static let titles = [
+        "en": title,
+        "de": "Meine Lieblingsarten — Species: Tree of Life",
+        "es": "Mis especies favoritas — Species: Tree of Life",
+        "fr": "Mes espèces favorites — Species: Tree of Life",
+    ]
+
+    /// The title in `lang` (`pt-BR` looks for `pt`), English when there is none.
+    static func title(in lang: String) -> String {
+        titles[TaxonomyStore.primaryLanguage(lang).lowercased()] ?? title
+    }
+
+    /// The title in `lang`, a blank line, then `1. Panthera leo (Lion)` for each available entry
+    /// (names only); every line ends with a newline. Unavailable entries have no name and are skipped.
+    static func text(_ entries: [FavoriteEntry], lang: String = "en") -> String {
+        var lines = [title(in: lang), ""]
         var number = 0
         for entry in entries where entry.available {
             guard let scientific = entry.scientificName else { continue }

@@ -7,6 +7,8 @@ public struct SearchResult: Codable, Sendable, Equatable {
     /// Present when another taxon has the same scientific name (`Morus (genus in Aves)`).
     public var disambiguation: Disambiguation? = nil
     public var preferredCommonName: String?
+    /// The language tag of `preferredCommonName` (`en` when it fell back to English).
+    public var preferredCommonNameLang: String? = nil
     /// The name that matched: may be a common name or a synonym.
     public var matchedName: String
     /// `scientific`, `common`, `synonym`, or `fuzzy` for a typo-tolerant match.
@@ -39,6 +41,7 @@ extension SearchResult: JSONWritable {
             o.member("matchedName", matchedName)
             o.member("matchedNameType", ifPresent: matchedNameType)
             o.member("preferredCommonName", ifPresent: preferredCommonName)
+            o.member("preferredCommonNameLang", ifPresent: preferredCommonNameLang)
             o.member("rank", ifPresent: rank?.rawValue)
             o.member("relevanceScore", JSONNumberText(relevanceScore))
             o.member("scientificName", scientificName)

@@ -333,7 +333,7 @@ public struct SearchService: Sendable {
             arguments: StatementArguments(filter.arguments)) ?? 0
         let results = taxa.map { taxon in
             SearchResult(
-                id: taxon.id, scientificName: taxon.scientificName, disambiguation: taxon.disambiguation, preferredCommonName: taxon.preferredCommonName,
+                id: taxon.id, scientificName: taxon.scientificName, disambiguation: taxon.disambiguation, preferredCommonName: taxon.preferredCommonName, preferredCommonNameLang: taxon.preferredCommonNameLang,
                 matchedName: taxon.scientificName, matchType: "scientific", matchTier: nil, matchedLang: nil,
                 rank: taxon.rank, conservationStatus: taxon.conservationStatus, status: taxon.status, relevanceScore: 0)
         }
@@ -387,7 +387,7 @@ public struct SearchService: Sendable {
                 }
             }
             return SearchResult(
-                id: taxon.id, scientificName: taxon.scientificName, disambiguation: taxon.disambiguation, preferredCommonName: taxon.preferredCommonName,
+                id: taxon.id, scientificName: taxon.scientificName, disambiguation: taxon.disambiguation, preferredCommonName: taxon.preferredCommonName, preferredCommonNameLang: taxon.preferredCommonNameLang,
                 matchedName: name, matchType: hit.tier == .fuzzy ? "fuzzy" : type,
                 matchedNameType: hit.tier == .fuzzy ? type : nil, editDistance: hit.editDistance,
                 matchTier: hit.tier.rawValue, matchedLang: nameLang,

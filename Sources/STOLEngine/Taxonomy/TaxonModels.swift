@@ -11,6 +11,8 @@ public struct Taxon: Codable, Sendable, Equatable {
     public var conservationStatus: ConservationStatus?
     /// In the requested language, falling back to English.
     public var preferredCommonName: String?
+    /// The language tag of `preferredCommonName` (`en` when it fell back to English).
+    public var preferredCommonNameLang: String? = nil
     public var childCount: Int?
     /// Only where another taxon has the same scientific name (see `Homonyms`).
     public var disambiguation: Disambiguation? = nil
@@ -52,6 +54,8 @@ public struct Reference: Codable, Sendable, Equatable, Hashable {
 public struct TaxonDetail: Codable, Sendable {
     public var taxon: Taxon
     public var preferredCommonName: String?
+    /// The language tag of `preferredCommonName`.
+    public var preferredCommonNameLang: String?
     /// Root first, parent last.
     public var lineage: [Taxon]
     /// Common names by language tag.

@@ -139,6 +139,7 @@ public struct TaxonomyStore: Sendable {
             return TaxonDetail(
                 taxon: taxon,
                 preferredCommonName: taxon.preferredCommonName,
+                preferredCommonNameLang: taxon.preferredCommonNameLang,
                 lineage: lineage,
                 names: byLanguage,
                 synonyms: names.filter { $0.type == .synonym },
@@ -203,14 +204,15 @@ public struct TaxonomyStore: Sendable {
     // MARK: SQL
 
     /// Selects a taxon with its preferred common name (named arguments `lang` and `primary`, the
-    /// primary language subtag) and child count. The name falls back to English.
+    /// primary language subtag) and child count. The name falls back to English; it comes as
+    /// `lang U+001F name` in one column, so one subquery gives both (`commonName(from:)`).
     static func selectTaxon(in database: TaxonomyDatabase) -> String {
         database.storesChildCounts ? selectTaxonStored : selectTaxonCounted
     }
 
     private static let selectColumns = """
         SELECT t.id, t.parent_id, t.rank, t.scientific_name, t.author, t.year, t.status, t.conservation,
-            (SELECT n.name FROM names n
+            (SELECT n.lang || char(31) || n.name FROM names n
              WHERE n.taxon_id = t.id AND n.name_type IN ('common', 'vernacular') AND n.lang IN (:lang, :primary, 'en')
              ORDER BY n.lang = :lang DESC, n.lang = :primary DESC, n.is_preferred DESC, n.id LIMIT 1) AS common_name,
         """
@@ -233,13 +235,20 @@ public struct TaxonomyStore: Sendable {
 
     /// A row of `selectTaxon`, by column position (name lookups were a visible cost per taxon).
     static func taxon(from row: Row) -> Taxon {
-        Taxon(
+        let common = commonName(from: row[8])
+        return Taxon(
             id: row[0], parentId: row[1],
             rank: (row[2] as String?).flatMap(Rank.init(rawValue:)),
             scientificName: row[3], author: row[4], year: row[5],
             status: TaxonStatus(rawValue: row[6]) ?? .accepted,
             conservationStatus: (row[7] as String?).flatMap(ConservationStatus.init(rawValue:)),
-            preferredCommonName: row[8], childCount: row[9])
+            preferredCommonName: common?.name, preferredCommonNameLang: common?.lang, childCount: row[9])
+    }
+
+    /// The `lang U+001F name` column of `selectTaxon` split in two.
+    static func commonName(from column: String?) -> (lang: String, name: String)? {
+        guard let column, let separator = column.utf8.firstIndex(of: 0x1F) else { return nil }
+        return (String(column[..<separator]), String(column[column.utf8.index(after: separator)...]))
     }
 
     static func name(from row: Row) -> TaxonName {
