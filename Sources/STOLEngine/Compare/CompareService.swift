@@ -61,6 +61,7 @@ public struct CompareService: Sendable {
         return TaxaComparison(
             a: fromA[0], b: fromB[0], lca: common, pathFromA: fromA, pathFromB: fromB,
             taxonomicDistance: pathA.count + pathB.count - 2,
+            sharedClade: SharedClade(a: fromA[0], b: fromB[0], lca: common),
             sharedCladeDescription: Self.describe(fromA[0], fromB[0], common),
             traitSimilarity: includeTraitSimilarity ? traitsCompared.similarity : nil,
             traitDeltas: traitsCompared.deltas)
@@ -287,6 +288,9 @@ public struct TaxaComparison: Codable, Sendable, Equatable {
     public var pathFromA: [Taxon]
     public var pathFromB: [Taxon]
     public var taxonomicDistance: Int
+    /// The LCA as structured fields, with how `a` and `b` sit in it.
+    public var sharedClade: SharedClade
+    /// `sharedClade` in an English sentence.
     public var sharedCladeDescription: String
     /// The Jaccard index of the two taxa's trait terms (`TraitComparison`), 0…1. Null (not
     /// omitted) when either side has no traits or `includeTraitSimilarity` was false.
@@ -295,7 +299,7 @@ public struct TaxaComparison: Codable, Sendable, Equatable {
     public var traitDeltas: [TraitComparison.Delta]
 
     enum CodingKeys: String, CodingKey {
-        case a, b, lca, pathFromA, pathFromB, taxonomicDistance, sharedCladeDescription, traitSimilarity, traitDeltas
+        case a, b, lca, pathFromA, pathFromB, taxonomicDistance, sharedClade, sharedCladeDescription, traitSimilarity, traitDeltas
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -306,6 +310,7 @@ public struct TaxaComparison: Codable, Sendable, Equatable {
         try c.encode(pathFromA, forKey: .pathFromA)
         try c.encode(pathFromB, forKey: .pathFromB)
         try c.encode(taxonomicDistance, forKey: .taxonomicDistance)
+        try c.encode(sharedClade, forKey: .sharedClade)
         try c.encode(sharedCladeDescription, forKey: .sharedCladeDescription)
         try c.encode(traitSimilarity, forKey: .traitSimilarity)
         try c.encode(traitDeltas, forKey: .traitDeltas)
