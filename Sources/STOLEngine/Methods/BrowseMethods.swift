@@ -69,7 +69,7 @@ enum BrowseMethods {
         return DatabaseInfo(
             source: db.source, schemaVersion: db.schemaVersion, taxaCount: db.taxaCount, sizeBytes: db.sizeBytes,
             dataset: .init(name: info["name"], version: info["version"], license: info["license"], attribution: info["attribution"], buildDate: info["build_date"]),
-            favoritesRecovery: await engine.favorites.recordedRecovery(),
+            favoritesRecovery: await engine.favorites.startUpRecovery(),
             settingsRecovery: engine.settingsRecovery,
             damage: db.damage.map { .init(detail: $0.detail, fallback: $0.source == .reference ? "database/deactivateReference" : nil) })
     }
@@ -191,13 +191,14 @@ enum BrowseMethods {
             Roots(roots: try await engine.store().roots(lang: try Params.language(p.lang)))
         }
         table.on(Children.self) { p, _ in
-            let cursor = try PageCursor.decode(p.cursor)
+            let parent = try Params.taxonID(p.id)
+            let cursor = try PageCursor.decode(p.cursor, parent: parent)
             let query = TaxonomyStore.ChildQuery(
-                parentID: try Params.taxonID(p.id), limit: try Params.limit(p.limit, default: 100, max: 1000),
+                parentID: parent, limit: try Params.limit(p.limit, default: 100, max: 1000),
                 after: cursor.map { ($0.name, $0.id) }, rank: try Params.rank(p.rank),
                 conservation: try Params.conservation(p.conservation), lang: try Params.language(p.lang))
             let page = try await engine.store().children(query)
-            let next = page.hasMore ? page.children.last.map { PageCursor(name: $0.scientificName, id: $0.id).encoded } : nil
+            let next = page.hasMore ? page.children.last.map { PageCursor(parent: parent, name: $0.scientificName, id: $0.id).encoded } : nil
             return TaxaPage(children: page.children, nextCursor: next)
         }
         table.on(ListAncestors.self) { p, _ in

@@ -39,8 +39,11 @@ enum Params {
     }
 }
 
-/// An opaque paging cursor: the sort key of the last item returned.
+/// An opaque paging cursor: the sort key of the last item returned, bound to the taxon whose
+/// children it pages.
 struct PageCursor: Codable, Equatable {
+    /// The taxon whose children are paged; another taxon's cursor is refused.
+    var parent: Int64
     var name: String
     var id: Int64
 
@@ -54,12 +57,16 @@ struct PageCursor: Codable, Equatable {
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    static func decode(_ text: String?, field: String = "cursor") throws -> PageCursor? {
+    /// The cursor in `text`, which must have come from paging `parent`'s children.
+    static func decode(_ text: String?, parent: Int64, field: String = "cursor") throws -> PageCursor? {
         guard let text else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(PageCursor.self, from: data) else {
             throw RPCError.invalidParams(field: field, "is not a cursor returned by this method")
+        }
+        guard cursor.parent == parent else {
+            throw RPCError.invalidParams(field: field, "belongs to the children of taxon \(cursor.parent), not of \(parent)")
         }
         return cursor
     }
