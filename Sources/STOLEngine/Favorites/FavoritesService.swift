@@ -56,8 +56,17 @@ public actor FavoritesService {
 
     // MARK: Reading
 
-    /// The damaged file this run moved aside, if any; never opens the favourites file itself.
-    public func recordedRecovery() -> FavoritesRecovery? { recovery }
+    /// The damaged file this run moved aside, opening an existing favourites file first (never
+    /// creating one), so damage found at start-up is reported before any favourites call. A file
+    /// that cannot be opened is left to the favourites methods to report.
+    public func startUpRecovery() async -> FavoritesRecovery? {
+        if store == nil {
+            let file = directory.appendingPathComponent(FavoritesStore.fileName)
+            let exists = (try? await OffPool.run { FileManager.default.fileExists(atPath: file.path) }) ?? false
+            if exists { _ = try? await open() }
+        }
+        return recovery
+    }
 
     public func contains(_ id: Int64) async throws -> Bool {
         try await openInStep()

@@ -85,7 +85,7 @@ public struct StorageReport: Encodable, Sendable {
 
     static func make(engine: Engine) async throws -> StorageReport {
         let active = await engine.databases.current().source == .reference
-        let recovery = await engine.favorites.recordedRecovery()
+        let recovery = await engine.favorites.startUpRecovery()
         let packs = await engine.media.packs()
         let data = engine.configuration.dataDirectory
         let bundledBytes = engine.databases.bundled.sizeBytes
