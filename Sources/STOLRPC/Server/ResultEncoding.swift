@@ -62,11 +62,21 @@ public enum ResultEncoding {
         case is any BinaryFloatingPoint.Type: "a number"
         case is String.Type: "a string"
         case is Bool.Type: "a boolean"
-        case is [Any].Type: "an array"
+        case is any DecodedArray.Type: "an array"
+        case is any DecodedObject.Type: "an object"
         default: "a " + String(describing: type).lowercased()
         }
     }
 }
+
+/// Marks every array type, so an error names it "an array" whatever its elements
+/// (`[Any].Type` does not match `Array<JSONValue>.Type`).
+private protocol DecodedArray {}
+extension Array: DecodedArray {}
+
+/// Marks every dictionary type, so an error names it "an object".
+private protocol DecodedObject {}
+extension Dictionary: DecodedObject {}
 
 /// Params for methods that take none; anything given is ignored.
 public struct NoParams: Decodable, Sendable {
