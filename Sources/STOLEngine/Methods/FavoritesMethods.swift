@@ -275,7 +275,7 @@ enum FavoritesMethods {
             let (sort, lang) = try p.validated()
             let rows = try await favorites.rows()
             let entries = try await FavoritesListing.entries(rows, in: await engine.databases.current(), lang: lang, sort: sort)
-            return ExportText(text: FavoritesExport.text(entries))
+            return ExportText(text: FavoritesExport.text(entries, lang: lang))
         }
     }
 }
