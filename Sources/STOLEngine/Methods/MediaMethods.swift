@@ -99,11 +99,11 @@ enum MediaMethods {
     static func register(in table: inout MethodTable, engine: Engine) {
         let media = engine.media
         table.on(Import.self) { p, ctx in
-            guard !p.path.isEmpty else { throw RPCError.invalidParams(field: "path", "must be a file path") }
+            let file = try Params.absoluteFile(p.path)
             let progress = ctx.progress
             progress?.begin(title: "Importing media pack", message: p.path)
             do {
-                let pack = try await media.importPack(from: URL(fileURLWithPath: p.path)) { fraction, message in
+                let pack = try await media.importPack(from: file) { fraction, message in
                     progress?.report(fraction: fraction, message: message)
                 }
                 progress?.end(message: "imported")

@@ -30,6 +30,17 @@ enum Params {
         return rank
     }
 
+    /// A file the engine is asked to read: an absolute path. The engine's working directory is
+    /// not the app's and it expands no `~`, so a relative path is refused rather than guessed.
+    static func absoluteFile(_ value: String, field: String = "path") throws -> URL {
+        guard !value.isEmpty else { throw RPCError.invalidParams(field: field, "must be a file path") }
+        guard value.hasPrefix("/") else {
+            let hint = value.hasPrefix("~") ? "the engine does not expand ~" : "resolve it against your own working directory"
+            throw RPCError.invalidParams(field: field, "must be an absolute path (\(hint))")
+        }
+        return URL(fileURLWithPath: value)
+    }
+
     static func conservation(_ value: String?, field: String = "conservation") throws -> ConservationStatus? {
         guard let value else { return nil }
         guard let status = ConservationStatus(rawValue: value) else {

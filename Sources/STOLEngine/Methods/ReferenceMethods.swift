@@ -68,12 +68,12 @@ enum ReferenceMethods {
     static func register(in table: inout MethodTable, engine: Engine) {
         let reference = engine.reference
         table.on(Import.self) { p, ctx in
-            guard !p.path.isEmpty else { throw RPCError.invalidParams(field: "path", "must be a file path") }
+            let file = try Params.absoluteFile(p.path)
             let progress = ctx.progress
             progress?.begin(title: "Importing reference database", message: p.path)
             let database: TaxonomyDatabase
             do {
-                database = try await reference.importDatabase(from: URL(fileURLWithPath: p.path)) { fraction, message in
+                database = try await reference.importDatabase(from: file) { fraction, message in
                     progress?.report(fraction: fraction, message: message)
                 }
             } catch {
