@@ -113,14 +113,36 @@ import Testing
         #expect(ranked?["children"]?.arrayValue?.isEmpty == true)
     }
 
+    /// A cursor pages the children of the taxon it came from; another taxon's is refused, and
+    /// the same cursor still works for its own taxon afterwards.
+    @Test func aChildrenCursorIsBoundToItsParent() async throws {
+        let engine = try engine()
+        let family = try #require(await id(engine, path: ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Rodentia", "Muridae"]))
+        let genus = try #require(await id(engine, path: ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Rodentia", "Muridae", "Testus"]))
+        let cursor = try #require(await engine.result("taxon/children", .object(["id": .integer(genus), "limit": 10]))?["nextCursor"])
+        let error = await engine.call("taxon/children", .object(["id": .integer(family), "cursor": cursor]))?["error"]
+        #expect(error?["code"] == .number("-32602"))
+        #expect(error?["data"]?["field"] == "cursor")
+        #expect(error?["data"]?["detail"]?.stringValue?.contains("taxon \(genus)") == true, "\(String(describing: error))")
+        let next = await engine.result("taxon/children", .object(["id": .integer(genus), "limit": 10, "cursor": cursor]))
+        #expect(next?["children"]?.arrayValue?.count == 10)
+    }
+
     @Test func namesTraitsReferencesAndDetail() async throws {
         let engine = try engine()
         let leo = try #require(await id(engine, path: ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera", "Panthera leo"]))
         let taxon = await engine.result("taxon/get", .object(["id": .integer(leo), "lang": "de"]))
         #expect(taxon?["preferredCommonName"] == "Löwe")
+        #expect(taxon?["preferredCommonNameLang"] == "de")
         #expect(taxon?["author"] == "Linnaeus" && taxon?["year"] == 1758 && taxon?["conservationStatus"] == "VU")
         let french = await engine.result("taxon/get", .object(["id": .integer(leo), "lang": "fr"]))
         #expect(french?["preferredCommonName"] == "Lion", "falls back to English")
+        #expect(french?["preferredCommonNameLang"] == "en", "and says so")
+        let austrian = await engine.result("taxon/get", .object(["id": .integer(leo), "lang": "de-AT"]))
+        #expect(austrian?["preferredCommonName"] == "Löwe" && austrian?["preferredCommonNameLang"] == "de", "the primary subtag's name, tagged as it is stored")
+        let every = await engine.result("taxon/names", .object(["id": .integer(leo)]))?["names"]?.arrayValue ?? []
+        let languages = Set(every.compactMap { $0["lang"]?.stringValue })
+        #expect(languages.isSuperset(of: ["de", "en", "es"]), "no lang: every language, not English only")
         let spanish = await engine.result("taxon/names", .object(["id": .integer(leo), "lang": "es"]))?["names"]?.arrayValue ?? []
         #expect(spanish.contains { $0["name"] == "León" && $0["isPreferred"] == true })
         #expect(spanish.contains { $0["name"] == "Felis leo" && $0["type"] == "synonym" })
@@ -133,6 +155,7 @@ import Testing
         let detail = try #require(await engine.result("taxon/detail", .object(["id": .integer(leo), "lang": "es"])))
         #expect(detail["taxon"]?["scientificName"] == "Panthera leo")
         #expect(detail["preferredCommonName"] == "León")
+        #expect(detail["preferredCommonNameLang"] == "es" && detail["taxon"]?["preferredCommonNameLang"] == "es")
         #expect(detail["lineage"]?.arrayValue?.count == 7)
         #expect(detail["names"]?["en"]?.arrayValue?.map { $0["name"] } == ["Lion", "African lion"])
         #expect(detail["names"]?["de"]?.arrayValue?.count == 1)

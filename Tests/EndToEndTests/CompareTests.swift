@@ -53,6 +53,10 @@ import Testing
         #expect(cat["lca"]?["scientificName"] == "Felidae")
         #expect(cat["taxonomicDistance"] == 4)
         #expect(cat["sharedCladeDescription"] == "Both are in family Felidae (Cats)")
+        #expect(cat["sharedClade"] == .object([
+            "id": .integer(try id("Felidae")), "preferredCommonName": "Cats", "preferredCommonNameLang": "en", "rank": "family",
+            "relation": "bothWithin", "scientificName": "Felidae",
+        ]), "the sentence's parts as fields, in key order")
         #expect(cat["traitSimilarity"] == .null, "the cat has no traits: null, not absent")
 
         let wolf = try #require(try await compare(engine, "Panthera leo", "Canis lupus")?["result"])
@@ -68,6 +72,7 @@ import Testing
         #expect(rose["taxonomicDistance"] == 14)
         #expect(Self.names(rose["pathFromA"]).count == 8 && Self.names(rose["pathFromB"]).count == 8)
         #expect(rose["sharedCladeDescription"] == "Both are in domain Eukaryota (Eukaryotes)")
+        #expect(rose["sharedClade"]?["rank"] == "domain" && rose["sharedClade"]?["id"] == rose["lca"]?["id"])
     }
 
     @Test func differentRootsHaveNoCommonAncestor() async throws {
@@ -85,6 +90,7 @@ import Testing
         #expect(same["lca"]?["scientificName"] == "Panthera leo")
         #expect(Self.names(same["pathFromA"]) == ["Panthera leo"] && Self.names(same["pathFromB"]) == ["Panthera leo"])
         #expect(same["sharedCladeDescription"] == "These are the same taxon")
+        #expect(same["sharedClade"]?["relation"] == "sameTaxon" && same["sharedClade"]?["scientificName"] == "Panthera leo")
         #expect(same["traitSimilarity"]?.doubleValue == 1)
 
         let up = try #require(try await compare(engine, "Felidae", "Panthera leo")?["result"])
@@ -93,11 +99,13 @@ import Testing
         #expect(Self.names(up["pathFromA"]) == ["Felidae"])
         #expect(Self.names(up["pathFromB"]) == ["Panthera leo", "Panthera", "Felidae"])
         #expect(up["sharedCladeDescription"] == "Panthera leo is in family Felidae (Cats)")
+        #expect(up["sharedClade"]?["relation"] == "bWithinA", "a is the clade")
         #expect(up["traitSimilarity"] == .null)
 
         let down = try #require(try await compare(engine, "Panthera leo", "Animalia")?["result"])
         #expect(down["lca"]?["scientificName"] == "Animalia")
         #expect(down["taxonomicDistance"] == 6)
+        #expect(down["sharedClade"]?["relation"] == "aWithinB", "b is the clade")
     }
 
     @Test func languageOfCommonNames() async throws {
@@ -105,6 +113,8 @@ import Testing
         let result = try #require(try await compare(engine, "Panthera leo", "Panthera tigris", lang: "de")?["result"])
         #expect(result["a"]?["preferredCommonName"] == "Löwe")
         #expect(result["b"]?["preferredCommonName"] == "Tiger", "falls back to English")
+        #expect(result["a"]?["preferredCommonNameLang"] == "de" && result["b"]?["preferredCommonNameLang"] == "en", "and says so")
+        #expect(result["sharedClade"]?["preferredCommonName"] == "Big cats" && result["sharedClade"]?["preferredCommonNameLang"] == "en")
     }
 
     @Test func unknownIdsAndBadParams() async throws {

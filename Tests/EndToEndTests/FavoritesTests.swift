@@ -170,6 +170,7 @@ import Testing
         // Spanish: León, English fallback for the others.
         let spanish = await engine.result("favorites/list", .object(["sort": "common", "lang": "es"]))
         #expect(spanish?["favorites"]?.arrayValue?.map { $0["commonName"]?.stringValue } == ["Dog rose", "León", "Tiger", nil, nil])
+        #expect(spanish?["favorites"]?.arrayValue?.map { $0["commonNameLang"]?.stringValue } == ["en", "es", "en", nil, nil], "which fell back")
         let french = await engine.result("favorites/list", .object(["sort": "common", "lang": "fr"]))
         #expect(french?["favorites"]?.arrayValue?.map { $0["commonName"]?.stringValue } == ["Dog rose", "Lion", "Tigre", nil, nil])
         #expect(await engine.result("favorites/count") == .object(["count": 5]), "unavailable ids are kept")
@@ -190,7 +191,11 @@ import Testing
 
             """)
         let common = await engine.result("favorites/export", .object(["sort": "common", "lang": "es"]))?["text"]?.stringValue
-        #expect(common == Self.title + "\n\n1. Rosa canina (Dog rose)\n2. Panthera leo (León)\n3. Panthera tigris (Tiger)\n4. Escherichia coli\n")
+        #expect(common == "Mis especies favoritas — Species: Tree of Life\n\n1. Rosa canina (Dog rose)\n2. Panthera leo (León)\n3. Panthera tigris (Tiger)\n4. Escherichia coli\n")
+        for (lang, title) in [("de", "Meine Lieblingsarten"), ("de-AT", "Meine Lieblingsarten"), ("fr", "Mes espèces favorites"), ("pt", "My Favourite Species")] {
+            let text = await engine.result("favorites/export", .object(["lang": .string(lang)]))?["text"]?.stringValue
+            #expect(text?.hasPrefix(title + " — Species: Tree of Life\n\n1. ") == true, "\(lang): \(String(describing: text))")
+        }
         let recent = await engine.result("favorites/export", .object(["sort": "recent"]))?["text"]?.stringValue
         #expect(recent == Self.title + "\n\n1. Panthera tigris (Tiger)\n2. Rosa canina (Dog rose)\n3. Panthera leo (Lion)\n4. Escherichia coli\n")
     }
@@ -275,6 +280,28 @@ import Testing
         #expect(await again.result("favorites/status")?["recovery"] == .null, "the move is reported by the engine that made it")
         #expect(await again.result("database/info")?["favoritesRecovery"] == nil)
         #expect(FileManager.default.fileExists(atPath: file.deletingLastPathComponent().appendingPathComponent(name).path))
+    }
+
+    /// The first call of a screen that shows start-up problems sees the damage: `database/info`
+    /// opens the file, before any favourites call. Without a file it creates none.
+    @Test func databaseInfoReportsAFileDamagedAtStartUp() async throws {
+        let data = Self.dataDirectory()
+        let file = Self.favoritesFile(data)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(repeating: 0x41, count: 8192).write(to: file)
+        var engines: [EngineProcess] = []
+        defer { withExtendedLifetime(engines) {} }
+        let engine = try engine(data)
+        engines.append(engine)
+        let recovery = try #require(await engine.result("database/info")?["favoritesRecovery"])
+        #expect(recovery["movedAsideTo"]?.stringValue?.hasPrefix("favorites.sqlite.corrupt-") == true, "\(recovery)")
+        #expect(await engine.result("favorites/status")?["recovery"] == recovery, "the same recovery the favourites methods report")
+
+        let fresh = Self.dataDirectory()
+        let clean = try self.engine(fresh)
+        engines.append(clean)
+        #expect(await clean.result("database/info")?["favoritesRecovery"] == nil)
+        #expect(!FileManager.default.fileExists(atPath: Self.favoritesFile(fresh).path), "nothing created")
     }
 
     @Test func aNewerFileOrAnUnusableFolderLeavesBrowsingWorking() async throws {

@@ -229,6 +229,24 @@ import Testing
         try await expectReferenceSurvives(engine, "re-import after delete")
     }
 
+    /// The engine's working directory is not the client's and it expands no `~`: a path that is
+    /// not absolute is refused, naming the field, before anything is copied.
+    @Test func aRelativeOrTildePathIsRefused() async throws {
+        let engine = try engine()
+        for method in ["database/import", "media/import"] {
+            for path in ["fixture.stol", "./fixture.stol", "../fixture.stol", "~/fixture.stol", "~"] {
+                let error = await engine.call(method, .object(["path": .string(path)]))?["error"]
+                #expect(error?["code"] == .number("-32602"), "\(method) \(path)")
+                #expect(error?["data"]?["field"] == "path", "\(method) \(path)")
+                #expect(error?["data"]?["detail"]?.stringValue?.hasPrefix("must be an absolute path") == true, "\(String(describing: error))")
+            }
+            let tilde = await engine.call(method, .object(["path": "~/x.stol"]))?["error"]?["data"]?["detail"]?.stringValue
+            #expect(tilde?.contains("does not expand ~") == true)
+        }
+        #expect(Self.tmpFiles(engine.dataDirectory).isEmpty)
+        #expect(await engine.result("database/info")?["source"] == "bundled")
+    }
+
     // MARK: Every error kind
 
     /// Comparing follows a switch: the new database's LCA index is built and answers for taxa

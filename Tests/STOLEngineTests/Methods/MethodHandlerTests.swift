@@ -51,6 +51,21 @@ import Testing
         #expect(unknown.code == ErrorCode.notFound)
     }
 
+    /// A param of the wrong JSON type is named in plain words, whatever the element type.
+    @Test func aWrongTypeIsNamedInPlainWords() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (client, _) = try client()
+        await #expect(throws: RPCError.invalidParams(field: "pairs", "must be an array")) {
+            try await client.call("compare/lca", params: .object(["pairs": "1,2"]))
+        }
+        await #expect(throws: RPCError.invalidParams(field: "pairs.0", "must be an array")) {
+            try await client.call("compare/lca", params: .object(["pairs": [1]]))
+        }
+        await #expect(throws: RPCError.invalidParams(field: "taxonIds", "must be an array")) {
+            try await client.call("favorites/remove", params: .object(["taxonIds": .object(["a": 1])]))
+        }
+    }
+
     @Test func aFavouriteAddedIsSeenAndAnnounced() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (client, engine) = try client()

@@ -13,7 +13,7 @@ import Testing
             let result = SearchResult(
                 id: Int64.random(in: 1..<(1 << 53), using: &rng), scientificName: TaxonJSONTests.strings[i % TaxonJSONTests.strings.count],
                 disambiguation: maybe(Disambiguation(ancestorId: maybe(7), ancestorName: maybe("Aves"), ancestorRank: maybe(Rank.class), display: "Morus (genus in Aves)")),
-                preferredCommonName: maybe(TaxonJSONTests.strings.randomElement(using: &rng)!), matchedName: TaxonJSONTests.strings.randomElement(using: &rng)!,
+                preferredCommonName: maybe(TaxonJSONTests.strings.randomElement(using: &rng)!), preferredCommonNameLang: maybe("fr"), matchedName: TaxonJSONTests.strings.randomElement(using: &rng)!,
                 matchType: ["scientific", "common", "synonym", "fuzzy"].randomElement(using: &rng)!, matchedNameType: maybe("common"),
                 editDistance: maybe(Int.random(in: 1...2, using: &rng)), matchTier: maybe(MatchTier.allCases.randomElement(using: &rng)!.rawValue),
                 matchedLang: maybe("de"), rank: maybe(Rank.allCases.randomElement(using: &rng)!),

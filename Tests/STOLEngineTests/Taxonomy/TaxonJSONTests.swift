@@ -33,7 +33,8 @@ import Testing
             author: maybe(strings.randomElement(using: &rng)!), year: maybe(Int.random(in: 1700...2026, using: &rng)),
             status: TaxonStatus.allCases.randomElement(using: &rng)!,
             conservationStatus: maybe(ConservationStatus.allCases.randomElement(using: &rng)!),
-            preferredCommonName: maybe(strings.randomElement(using: &rng)!), childCount: maybe(Int.random(in: 0...50_000, using: &rng)))
+            preferredCommonName: maybe(strings.randomElement(using: &rng)!), preferredCommonNameLang: maybe(["en", "es", "pt-BR"].randomElement(using: &rng)!),
+            childCount: maybe(Int.random(in: 0...50_000, using: &rng)))
     }
 
     @Test func taxaListsAndPagesMatchTheEncoder() throws {
@@ -60,6 +61,7 @@ import Testing
             }
             let detail = TaxonDetail(
                 taxon: Self.taxon(&rng, i), preferredCommonName: Bool.random(using: &rng) ? Self.strings[i % Self.strings.count] : nil,
+                preferredCommonNameLang: Bool.random(using: &rng) ? "de" : nil,
                 lineage: (0..<Int.random(in: 0...8, using: &rng)).map { Self.taxon(&rng, $0) },
                 names: Dictionary(grouping: names, by: \.lang), synonyms: names.filter { $0.type == .synonym },
                 traits: [Trait(key: "diet", value: Self.strings[i % Self.strings.count]), Trait(key: "habitat", value: "savanna")],
