@@ -227,6 +227,85 @@ def test_import_missing_file_is_an_error(run_cli, tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.rstrip().splitlines()[-1].startswith("error: "), proc.stderr
     assert proc.stderr.rstrip().endswith(")"), proc.stderr
+    assert "(fileUnreadable)" in proc.stderr, proc.stderr
+    # The engine ends the progress with "failed: fileUnreadable": the bar stays short of 100 %.
+    assert "failed: fileUnreadable" in proc.stderr, proc.stderr
+    assert "100%" not in proc.stderr, proc.stderr
+
+
+def test_a_failed_end_leaves_the_bar_where_it_stopped():
+    import io
+
+    from stol_client.cli import ProgressBar
+    from stol_client.client import Progress
+
+    for end, shown in (("failed: checksumMismatch", " 30%"), ("cancelled", " 30%"), ("imported", "100%")):
+        out = io.StringIO()
+        bar = ProgressBar(out, "importing")
+        bar.update(Progress(token="t", kind="begin", title="Importing", message=None, fraction=0.0))
+        bar.update(Progress(token="t", kind="report", title=None, message="verifying", fraction=0.3))
+        bar.update(Progress(token="t", kind="end", title=None, message=end, fraction=None))
+        assert out.getvalue().splitlines()[-1].startswith(f"Importing {shown}"), (end, out.getvalue())
+
+
+@requires_methods("database/import")
+def test_import_resolves_a_relative_path_for_the_engine(run_cli, tmp_path):
+    """The engine refuses relative paths; the CLI resolves them against its own directory."""
+    proc = run_cli("import", "no-such-file.stol")
+    assert proc.returncode == 1
+    assert "(fileUnreadable)" in proc.stderr, proc.stderr
+    assert "absolute" not in proc.stderr, proc.stderr
+
+
+@requires_methods("search/query")
+def test_search_by_rank_and_status_in_a_language(run_cli):
+    proc = run_cli("--json", "search", "--rank", "species", "--conservation", "CR", "--limit", "50")
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(proc.stdout)["results"]
+    assert results and all(r["rank"] == "species" and r["conservationStatus"] == "CR" for r in results)
+    proc = run_cli("search", "Panthera leo", "--lang", "es")
+    assert proc.returncode == 0, proc.stderr
+    assert "Panthera leo — León" in proc.stdout, proc.stdout
+    proc = run_cli("--lang", "de", "search", "Panthera leo", "--rank", "species")
+    assert "Panthera leo — Löwe" in proc.stdout, proc.stdout
+    proc = run_cli("search")
+    assert proc.returncode == 1 and "(usage)" in proc.stderr, proc.stderr
+
+
+@requires_methods("search/query", "taxon/detail")
+def test_a_name_that_fell_back_to_english_is_tagged(run_cli):
+    proc = run_cli("detail", "Cyclopes didactylus", "--lang", "fr")
+    assert proc.returncode == 0, proc.stderr
+    assert "Silky anteater [en]" in proc.stdout.splitlines()[0], proc.stdout
+    proc = run_cli("detail", "Panthera leo", "--lang", "es")
+    assert proc.stdout.splitlines()[0].endswith("Panthera leo — León"), proc.stdout
+
+
+@requires_methods("search/query", "compare/relatives")
+def test_relatives_of_a_genus_says_what_to_do(run_cli):
+    proc = run_cli("relatives", "Panthera")
+    assert proc.returncode == 1
+    assert "Panthera is a genus, and relatives works on a species" in proc.stderr, proc.stderr
+    assert 'e.g. relatives "Panthera ' in proc.stderr, proc.stderr
+    assert proc.stderr.rstrip().endswith("(notASpecies)"), proc.stderr
+
+
+@requires_methods("search/query", "favorites/add", "favorites/remove", "favorites/export")
+def test_favourites_say_what_the_engine_did(run_cli):
+    proc = run_cli("favourites", "add", "Panthera leo")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("added "), proc.stdout
+    proc = run_cli("favourites", "add", "Panthera leo")
+    assert proc.stdout.endswith("is already a favourite\n"), proc.stdout
+    proc = run_cli("favourites", "add", "424242")
+    assert "the active database has no such taxon" in proc.stdout, proc.stdout
+    proc = run_cli("favourites", "export", "--lang", "fr")
+    assert proc.stdout.startswith("Mes espèces favorites — Species: Tree of Life\n\n1. Panthera leo (Lion)"), proc.stdout
+    proc = run_cli("favourites", "remove", "424242")
+    assert proc.stdout == "removed 424242 from favourites\n", proc.stdout
+    proc = run_cli("favourites", "remove", "424242")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "424242 was not a favourite\n", proc.stdout
 
 
 def test_browse_without_textual_says_how_to_install_it(run_cli, tmp_path):

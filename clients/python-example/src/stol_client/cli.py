@@ -18,7 +18,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional, TextIO
 
 from .client import Call, EngineClient, Progress
-from .errors import StolClientError
+from .errors import EngineError, StolClientError
 
 PROG = "python -m stol_client"
 
@@ -97,7 +97,9 @@ def _first_str(d: Dict[str, Any], *keys: str) -> Optional[str]:
     return None
 
 
-def _taxon_label(item: Any) -> str:
+def _taxon_label(item: Any, lang: Optional[str] = None) -> str:
+    """``ID  rank  Scientific name — Common name``; with ``lang``, a common name in another
+    language (the engine fell back to English) is tagged with its language: ``— Lion [en]``."""
     if _is_scalar(item):
         return _fmt_scalar(item)
     t = _flatten_taxon(item)
@@ -111,6 +113,9 @@ def _taxon_label(item: Any) -> str:
     text = f"{tid if tid is not None else '':>8}  {rank:<8}  {sci}"
     if common and common != sci:
         text += f" — {common}"
+        name_lang = _first_str(t, "preferredCommonNameLang", "commonNameLang")
+        if lang and name_lang and name_lang != lang and name_lang != lang.split("-")[0]:
+            text += f" [{name_lang}]"
     return text.rstrip()
 
 
@@ -143,21 +148,23 @@ def _dump_human(value: Any, out: TextIO, indent: int = 0) -> None:
                 _dump_human(item, out, indent + 1)
 
 
-def _print_detail(result: Any, out: TextIO) -> None:
+def _print_detail(result: Any, out: TextIO, lang: Optional[str] = None) -> None:
     """A taxon detail: a headline, then the taxon's fields and the other sections."""
     taxon = result.get("taxon") if isinstance(result, dict) else None
     if not isinstance(taxon, dict):
         _dump_human(result, out)
         return
     common = result.get("preferredCommonName") or taxon.get("preferredCommonName")
-    out.write(_taxon_label({**taxon, "preferredCommonName": common}).strip() + "\n")
-    headline = ("id", "rank", "scientificName", "preferredCommonName")
+    common_lang = result.get("preferredCommonNameLang") or taxon.get("preferredCommonNameLang")
+    out.write(_taxon_label({**taxon, "preferredCommonName": common, "preferredCommonNameLang": common_lang},
+                           lang).strip() + "\n")
+    headline = ("id", "rank", "scientificName", "preferredCommonName", "preferredCommonNameLang")
     rest = {k: v for k, v in taxon.items() if k not in headline}
-    rest.update((k, v) for k, v in result.items() if k not in ("taxon", "preferredCommonName"))
+    rest.update((k, v) for k, v in result.items() if k not in ("taxon",) + headline)
     _dump_human(rest, out, 1)
 
 
-def _print_taxa(result: Any, out: TextIO, empty: str) -> None:
+def _print_taxa(result: Any, out: TextIO, empty: str, lang: Optional[str] = None) -> None:
     items = _items(result)
     if items is None:
         _dump_human(result, out)
@@ -166,7 +173,7 @@ def _print_taxa(result: Any, out: TextIO, empty: str) -> None:
         out.write(empty + "\n")
         return
     for item in items:
-        out.write(_taxon_label(item) + "\n")
+        out.write(_taxon_label(item, lang) + "\n")
     if isinstance(result, dict) and result.get("nextCursor"):
         out.write("(more results: use --limit or `raw` with the cursor)\n")
 
@@ -200,11 +207,17 @@ class ProgressBar:
         elif p.kind == "report":
             if p.fraction is not None:
                 self.fraction = max(self.fraction, min(1.0, p.fraction))
-        elif p.kind == "end":
+        elif p.kind == "end" and not self._failed(p.message):
             self.fraction = 1.0
         if p.message is not None:
             self.message = p.message
         self._draw(force=p.kind in ("begin", "end"))
+
+    @staticmethod
+    def _failed(message: Optional[str]) -> bool:
+        """Whether an ``end`` says the work stopped short (``failed: <kind>``, ``cancelled``):
+        the bar then stays where the work stopped instead of jumping to 100 %."""
+        return bool(message) and message.split(":")[0].strip() in ("failed", "cancelled")
 
     def _draw(self, force: bool) -> None:
         pct = int(round(self.fraction * 100))
@@ -304,13 +317,15 @@ def _timed(client: EngineClient, args: argparse.Namespace) -> Callable[..., Any]
     return call
 
 
-async def resolve_taxon(client: EngineClient, text: str, timeout: Optional[float] = None) -> int:
-    """A taxon id from an integer or a name (the top ``search/query`` result)."""
+async def resolve_taxon(client: EngineClient, text: str, timeout: Optional[float] = None,
+                        lang: Optional[str] = None) -> int:
+    """A taxon id from an integer or a name (the top ``search/query`` result, names in ``lang``
+    preferred)."""
     try:
         return int(text)
     except ValueError:
         pass
-    result = await client.call("search/query", query=text, limit=1, timeout=timeout)
+    result = await client.call("search/query", query=text, limit=1, timeout=timeout, **_lang_params(lang))
     items = _items(result) or []
     if not items:
         raise CLIError(f"no taxon matches {text!r}", "noMatch")
@@ -322,6 +337,15 @@ async def resolve_taxon(client: EngineClient, text: str, timeout: Optional[float
 
 def _sort_params(args: argparse.Namespace) -> Dict[str, Any]:
     return {"sort": args.sort} if args.sort else {}
+
+
+def _lang_params(lang: Optional[str]) -> Dict[str, Any]:
+    """``{"lang": lang}`` when a language was asked for; the engine's default (English) otherwise."""
+    return {"lang": lang} if lang else {}
+
+
+def _lang(args: argparse.Namespace) -> Optional[str]:
+    return getattr(args, "lang", None)
 
 
 async def cmd_ping(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
@@ -338,28 +362,38 @@ async def cmd_ping(client: EngineClient, args: argparse.Namespace, out: TextIO) 
 
 
 async def cmd_search(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
-    result = await _timed(client, args)("search/query", query=args.query, limit=args.limit)
+    params: Dict[str, Any] = {"limit": args.limit, **_lang_params(_lang(args))}
+    if args.query:
+        params["query"] = args.query
+    if args.rank:
+        params["rank"] = args.rank
+    if args.conservation:
+        params["conservation"] = args.conservation
+    if "query" not in params and "rank" not in params and "conservation" not in params:
+        raise CLIError("give a query, --rank or --conservation", "usage")
+    result = await _timed(client, args)("search/query", params)
     if args.json:
         _print_json(result, out)
     else:
-        _print_taxa(result, out, f"no taxon matches {args.query!r}")
+        what = repr(args.query) if args.query else "these filters"
+        _print_taxa(result, out, f"no taxon matches {what}", _lang(args))
     return 0
 
 
 async def cmd_detail(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
-    tid = await resolve_taxon(client, args.taxon, args.timeout)
-    result = await _timed(client, args)("taxon/detail", id=tid)
+    tid = await resolve_taxon(client, args.taxon, args.timeout, _lang(args))
+    result = await _timed(client, args)("taxon/detail", id=tid, **_lang_params(_lang(args)))
     if args.json:
         _print_json(result, out)
     else:
-        _print_detail(result, out)
+        _print_detail(result, out, _lang(args))
     return 0
 
 
 async def cmd_compare(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
-    a, b = await asyncio.gather(resolve_taxon(client, args.name_a, args.timeout),
-                                resolve_taxon(client, args.name_b, args.timeout))
-    result = await _timed(client, args)("compare/taxa", a=a, b=b)
+    a, b = await asyncio.gather(resolve_taxon(client, args.name_a, args.timeout, _lang(args)),
+                                resolve_taxon(client, args.name_b, args.timeout, _lang(args)))
+    result = await _timed(client, args)("compare/taxa", a=a, b=b, **_lang_params(_lang(args)))
     if args.json:
         _print_json(result, out)
     else:
@@ -368,33 +402,53 @@ async def cmd_compare(client: EngineClient, args: argparse.Namespace, out: TextI
 
 
 async def cmd_relatives(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
-    tid = await resolve_taxon(client, args.name, args.timeout)
-    result = await _timed(client, args)("compare/relatives", id=tid)
+    tid = await resolve_taxon(client, args.name, args.timeout, _lang(args))
+    call = _timed(client, args)
+    try:
+        result = await call("compare/relatives", id=tid, **_lang_params(_lang(args)))
+    except EngineError as e:
+        if e.kind != "notASpecies":
+            raise
+        raise CLIError(await _not_a_species_hint(call, tid), "notASpecies") from e
     if args.json:
         _print_json(result, out)
     else:
-        _print_taxa(result, out, "no relatives")
+        _print_taxa(result, out, "no relatives", _lang(args))
     return 0
+
+
+async def _not_a_species_hint(call: Callable[..., Any], tid: int) -> str:
+    """Why ``relatives`` refused ``tid`` and what to run instead: a few of its species, or the
+    ``detail`` command that lists its children."""
+    taxon = await call("taxon/get", id=tid)
+    name = taxon.get("scientificName", str(tid))
+    rank = taxon.get("rank") or "unranked taxon"
+    message = f"{name} is a {rank}, and relatives works on a species"
+    species = await call("search/query", within=tid, rank="species", limit=3)
+    names = [r.get("scientificName") for r in _items(species) or [] if r.get("scientificName")]
+    if names:
+        return message + f": try one of its species, e.g. relatives {json.dumps(names[0], ensure_ascii=False)}" \
+            + (f" (also {', '.join(names[1:])})" if names[1:] else "")
+    return message + f"; `detail {tid}` shows what it contains"
 
 
 async def cmd_favourites(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
     action = args.action
     if action in ("add", "remove"):
-        tid = await resolve_taxon(client, args.taxon, args.timeout)
+        tid = await resolve_taxon(client, args.taxon, args.timeout, _lang(args))
         result = await _timed(client, args)(f"favorites/{action}", taxonId=tid)
         if args.json:
             _print_json(result, out)
         else:
-            out.write(f"{'added' if action == 'add' else 'removed'} {tid}"
-                      f" {'to' if action == 'add' else 'from'} favourites\n")
+            out.write(_favourite_change(action, tid, result) + "\n")
     elif action == "list":
-        result = await _timed(client, args)("favorites/list", **_sort_params(args))
+        result = await _timed(client, args)("favorites/list", **_sort_params(args), **_lang_params(_lang(args)))
         if args.json:
             _print_json(result, out)
         else:
-            _print_taxa(result, out, "no favourites")
+            _print_taxa(result, out, "no favourites", _lang(args))
     else:  # export
-        result = await _timed(client, args)("favorites/export", **_sort_params(args))
+        result = await _timed(client, args)("favorites/export", **_sort_params(args), **_lang_params(_lang(args)))
         text: Optional[str] = None
         if isinstance(result, str):
             text = result
@@ -411,8 +465,22 @@ async def cmd_favourites(client: EngineClient, args: argparse.Namespace, out: Te
     return 0
 
 
+def _favourite_change(action: str, tid: int, result: Any) -> str:
+    """What ``favorites/add`` or ``favorites/remove`` did, as the engine answered it: an add that
+    changed nothing says the taxon already was a favourite, a remove that removed nothing that it
+    was not one."""
+    result = result if isinstance(result, dict) else {}
+    if action == "add":
+        text = f"added {tid} to favourites" if result.get("added") else f"{tid} is already a favourite"
+        if result.get("available") is False:
+            text += " (the active database has no such taxon; it is kept for another database)"
+        return text
+    return f"removed {tid} from favourites" if result.get("removed") else f"{tid} was not a favourite"
+
+
 async def cmd_import(client: EngineClient, args: argparse.Namespace, out: TextIO) -> int:
-    path = os.path.abspath(args.file)
+    # The engine takes absolute paths only (it expands no ~ and has its own working directory).
+    path = os.path.abspath(os.path.expanduser(args.file))
     result = await run_with_progress(client, "database/import", {"path": path},
                                      f"importing {args.file}")
     if args.json:
@@ -455,6 +523,11 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="print results as JSON")
+    # Commands that show names take --lang, before or after the command.
+    named = argparse.ArgumentParser(add_help=False)
+    named.add_argument("--lang", metavar="CODE", default=argparse.SUPPRESS,
+                       help="language of common names (en, de, es, fr, pt-BR…); a name that falls "
+                            "back to English is tagged [en]")
 
     p = argparse.ArgumentParser(
         prog=PROG, description="Talk to stol-engine from the command line.",
@@ -465,34 +538,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine-arg", metavar="ARG", action="append", default=[],
                    help="extra engine argument, repeatable (e.g. --engine-arg=--conformance-methods)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
+    p.add_argument("--lang", metavar="CODE", help="language of common names (default: the engine's, en)")
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="give up on an answer after SECONDS (not for import / --progress)")
     p.add_argument("-v", "--verbose", action="count", default=0,
                    help="show engine logs (-v: info, -vv: debug)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    s = sub.add_parser("search", parents=[common], help="search taxa (search/query)")
-    s.add_argument("query")
+    s = sub.add_parser("search", parents=[common, named], help="search taxa (search/query)")
+    s.add_argument("query", nargs="?", help="words to look for; may be left out with --rank or --conservation")
     s.add_argument("--limit", type=int, default=20)
+    s.add_argument("--rank", metavar="RANK", help="only taxa of this rank (species, genus, …)")
+    s.add_argument("--conservation", metavar="STATUS",
+                   help="only taxa with this IUCN status (LC, NT, VU, EN, CR, EW, EX, DD, NE) or 'threatened'")
 
-    s = sub.add_parser("detail", parents=[common], help="a taxon's details (taxon/detail)")
+    s = sub.add_parser("detail", parents=[common, named], help="a taxon's details (taxon/detail)")
     s.add_argument("taxon", metavar="ID", help="taxon id (or a name, resolved by search)")
 
-    s = sub.add_parser("compare", parents=[common], help="compare two taxa (compare/taxa)")
+    s = sub.add_parser("compare", parents=[common, named], help="compare two taxa (compare/taxa)")
     s.add_argument("name_a", metavar="NAME_A")
     s.add_argument("name_b", metavar="NAME_B")
 
-    s = sub.add_parser("relatives", parents=[common], help="close relatives (compare/relatives)")
+    s = sub.add_parser("relatives", parents=[common, named], help="close relatives (compare/relatives)")
     s.add_argument("name", metavar="NAME")
 
-    fav = sub.add_parser("favourites", aliases=["favorites"], parents=[common],
+    fav = sub.add_parser("favourites", aliases=["favorites"], parents=[common, named],
                          help="manage favourites (favorites/*)")
     fsub = fav.add_subparsers(dest="action", metavar="ACTION", required=True)
     for action in ("add", "remove"):
-        s = fsub.add_parser(action, parents=[common], help=f"{action} a favourite")
+        s = fsub.add_parser(action, parents=[common, named], help=f"{action} a favourite")
         s.add_argument("taxon", metavar="ID", help="taxon id (or a name, resolved by search)")
     for action in ("list", "export"):
-        s = fsub.add_parser(action, parents=[common], help=f"{action} favourites")
+        s = fsub.add_parser(action, parents=[common, named], help=f"{action} favourites")
         s.add_argument("--sort", help="sort order passed to the engine")
         if action == "export":
             s.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
@@ -510,7 +587,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("ping", parents=[common], help="check that the engine answers")
 
     s = sub.add_parser("browse", help="terminal species browser (needs the [tui] extra)")
-    s.add_argument("--lang", default="en", metavar="CODE",
+    s.add_argument("--lang", default=argparse.SUPPRESS, metavar="CODE",
                    help="language of common names at start (F6 changes it), default en")
     return p
 
@@ -557,7 +634,7 @@ def _browse(args: argparse.Namespace) -> int:
             raise
         _print_error(CLIError(MISSING_TEXTUAL, "missingExtra"))
         return 1
-    return run(args.engine, data_dir=args.data_dir, engine_args=args.engine_arg, lang=args.lang)
+    return run(args.engine, data_dir=args.data_dir, engine_args=args.engine_arg, lang=args.lang or "en")
 
 
 def main(argv: Optional[List[str]] = None) -> int:
