@@ -92,6 +92,11 @@ import Testing
             try await Self.servesEveryMethod(engine, bare)
             let leo = try Self.id("Panthera leo", bare)
             #expect(await engine.result("taxon/get", .object(["id": .integer(leo)]))?["childCount"] == 0)
+            // The Storage screen counts the cache.
+            let cacheBytes = await engine.result("storage/report")?["caches"]?["bytes"]?.int64Value ?? 0
+            let onDisk = try FileManager.default.contentsOfDirectory(atPath: caches.path)
+                .reduce(Int64(0)) { $0 + ((try? FileManager.default.attributesOfItem(atPath: caches.appendingPathComponent($1).path)[.size] as? Int64) ?? 0) }
+            #expect(cacheBytes > 0 && cacheBytes == onDisk)
         }
         let built = try FileManager.default.contentsOfDirectory(atPath: caches.path)
         #expect(built.count == 1 && built[0].hasPrefix("extensions-"))

@@ -41,6 +41,12 @@ public struct StorageReport: Encodable, Sendable {
         public var deletable = true
     }
 
+    /// Indexes built for a `--database` file that lacks the engine's extensions
+    /// (`<data-dir>/Caches`): rebuilt when missing, so deleting them loses nothing.
+    public struct Caches: Encodable, Sendable {
+        public var bytes: Int64
+    }
+
     public struct Volume: Encodable, Sendable {
         public var freeBytes: Int64
         public var totalBytes: Int64
@@ -51,6 +57,7 @@ public struct StorageReport: Encodable, Sendable {
     public var favorites: Favorites
     public var mediaPacks: [MediaService.Pack]
     public var diagnostics: Diagnostics
+    public var caches: Caches
     public var volume: Volume
     /// Present when this run moved a damaged favourites file aside.
     public var favoritesRecovery: FavoritesRecovery?
@@ -99,6 +106,7 @@ public struct StorageReport: Encodable, Sendable {
                 favorites: favorites(data.appendingPathComponent("Favorites")),
                 mediaPacks: packs,
                 diagnostics: Diagnostics(bytes: diagnostics.bytes(), enabled: diagnostics.isEnabled),
+                caches: Caches(bytes: directoryBytes(data.appendingPathComponent("Caches"))),
                 volume: volume(data),
                 favoritesRecovery: recovery,
                 settingsRecovery: settingsRecovery)
