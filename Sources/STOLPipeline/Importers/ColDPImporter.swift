@@ -12,10 +12,7 @@ import STOLEngine
 /// ISO 639-3 languages become BCP-47 tags. Ranks below species are dropped, intermediate folded.
 public struct ColDPImporter {
     /// The taxa, plus what was counted on the way.
-    public struct Output: Sendable {
-        public var result: ImportResult
-        public var counts: ChecklistCounts
-    }
+    public typealias Output = ChecklistOutput
 
     public var limits: ChecklistArchive.Limits
 
@@ -24,14 +21,10 @@ public struct ColDPImporter {
     }
 
     public func parse(_ url: URL) throws -> Output {
-        var result = ImportResult()
-        var counts = ChecklistCounts()
         let archive = try ChecklistArchive(url: url, limits: limits)
         let packageName = url.lastPathComponent
-        result.sourceFiles = [packageName]
-        for refused in archive.refusedEntries {
-            result.skipped.append(SourceIssue("zip entry '\(refused)' is not a plain relative path; ignored", at: SourceLocation(file: packageName, line: 0)))
-        }
+        var result = archive.startResult()
+        var counts = ChecklistCounts()
         var tables: [String: String] = [:]  // normalised table name -> entry
         var others: [String] = []
         for entry in archive.entries {

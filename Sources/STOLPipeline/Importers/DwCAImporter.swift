@@ -13,10 +13,7 @@ import STOLEngine
 /// extensions are skipped and counted. Ranks below species are dropped, intermediate ranks folded.
 public struct DwCAImporter {
     /// The taxa, plus what was counted on the way.
-    public struct Output: Sendable {
-        public var result: ImportResult
-        public var counts: ChecklistCounts
-    }
+    public typealias Output = ChecklistOutput
 
     public var limits: ChecklistArchive.Limits
 
@@ -28,14 +25,10 @@ public struct DwCAImporter {
     /// `meta.xml`, a missing core file, an unknown delimiter) are returned as issues with no taxa,
     /// so that `--strict` fails on them and a lenient build reports them.
     public func parse(_ url: URL) throws -> Output {
-        var result = ImportResult()
-        var counts = ChecklistCounts()
         let archive = try ChecklistArchive(url: url, limits: limits)
         let archiveName = url.lastPathComponent
-        result.sourceFiles = [archiveName]
-        for refused in archive.refusedEntries {
-            result.skipped.append(SourceIssue("zip entry '\(refused)' is not a plain relative path; ignored", at: SourceLocation(file: archiveName, line: 0)))
-        }
+        var result = archive.startResult()
+        var counts = ChecklistCounts()
         // meta.xml at the top, or in the one folder the archive was zipped from.
         guard let metaEntry = archive.find("meta.xml") ?? archive.entries.first(where: { $0.split(separator: "/").count == 2 && $0.lowercased().hasSuffix("/meta.xml") }) else {
             result.skipped.append(SourceIssue("meta.xml is missing; the archive is skipped", at: SourceLocation(file: archiveName, line: 0)))

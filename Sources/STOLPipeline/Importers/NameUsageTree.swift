@@ -31,6 +31,12 @@ struct VernacularRow {
     var location: SourceLocation
 }
 
+/// What a checklist archive importer (DwC-A, ColDP) returns: the taxa, and what it counted.
+public struct ChecklistOutput: Sendable {
+    public var result: ImportResult
+    public var counts: ChecklistCounts
+}
+
 /// What a checklist importer counted besides the taxa it kept.
 public struct ChecklistCounts: Sendable, Equatable {
     /// Accepted names kept as taxa.

@@ -132,3 +132,17 @@ final class DecompressionBudget: Sendable {
         }
     }
 }
+
+extension ChecklistArchive {
+    /// An import result that names the archive as its source and lists, as skipped, every entry
+    /// refused for its name: where each importer starts.
+    func startResult() -> ImportResult {
+        var result = ImportResult()
+        let name = url.lastPathComponent
+        result.sourceFiles = [name]
+        for refused in refusedEntries {
+            result.skipped.append(SourceIssue("zip entry '\(refused)' is not a plain relative path; ignored", at: SourceLocation(file: name, line: 0)))
+        }
+        return result
+    }
+}
