@@ -29,6 +29,9 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Largest decompressed database database/import accepts, in bytes (default 4 GiB).")
     var maxImportBytes: Int64?
 
+    @Option(help: "Above this many taxa, compare and lineages answer from SQL instead of an in-memory tree (default 5000000).")
+    var lcaMaxNodes: Int?
+
     func validate() throws {
         guard maxMessageBytes >= 64 else { throw ValidationError("--max-message-bytes must be at least 64") }
         if let parentPid, parentPid <= 0 { throw ValidationError("--parent-pid must be a positive process id") }
@@ -36,6 +39,7 @@ struct EngineOptions: ParsableArguments {
             throw ValidationError("--trusted-key must be 64 hex digits (an Ed25519 public key): \(key)")
         }
         if let maxImportBytes, maxImportBytes < 1 { throw ValidationError("--max-import-bytes must be positive") }
+        if let lcaMaxNodes, lcaMaxNodes < 0 { throw ValidationError("--lca-max-nodes must not be negative") }
     }
 
     /// The engine's configuration from these options.
@@ -48,6 +52,7 @@ struct EngineOptions: ParsableArguments {
             logger.warning("trusting .stol files signed by \(hex) (--trusted-key); only the release key is trusted by default")
             configuration.extraTrustedKeys.append(try Signing.parsePublicKey(hex))
         }
+        if let lcaMaxNodes { configuration.lcaMaxNodes = lcaMaxNodes }
         if let maxImportBytes { configuration.importLimits.maxDecompressedBytes = min(maxImportBytes, configuration.importLimits.maxDecompressedBytes) }
         return configuration
     }

@@ -185,6 +185,35 @@ import Testing
         #expect(await engine.result("ping") != nil)
     }
 
+    /// `taxon/lineages` gives, for every taxon at once, the ids `taxon/ancestors` lists, from the
+    /// in-memory tree and (with a tree too large to hold) from SQL.
+    @Test func bulkLineagesAgreeWithAncestors() async throws {
+        let ids = try EmbeddedDatabaseTests.query("SELECT id FROM taxa ORDER BY id", try Self.database.get()).compactMap { Int64($0) }
+        var expected: [JSONValue] = []
+        let engine = try engine()
+        for id in ids {
+            let ancestors = await engine.result("taxon/ancestors", .object(["id": .integer(id)]))?["ancestors"]?.arrayValue ?? []
+            expected.append(.array(ancestors.compactMap { $0["id"] }))
+        }
+        #expect(expected.contains { $0.arrayValue?.isEmpty == true } && expected.contains { ($0.arrayValue?.count ?? 0) > 5 })
+        let asked = JSONValue.array(ids.map { .integer($0) } + [.integer(ids[3])])
+        let bulk = try #require(await engine.result("taxon/lineages", .object(["ids": asked])))
+        #expect(bulk["source"] == "tree")
+        #expect(bulk["lineages"]?.arrayValue == expected + [expected[3]])
+        // Without the in-memory tree (a limit of 10 nodes), the same answer from SQL.
+        let sql = try EngineProcess(["--database", try Self.database.get().path, "--lca-max-nodes", "10"])
+        let fromSQL = try #require(await sql.result("taxon/lineages", .object(["ids": asked])))
+        #expect(fromSQL["source"] == "sql")
+        #expect(fromSQL["lineages"] == bulk["lineages"])
+
+        func error(_ ids: JSONValue) async -> JSONValue? { await engine.call("taxon/lineages", .object(["ids": ids]))?["error"] }
+        let unknown = await error(.array([.integer(ids[0]), .integer(99)]))
+        #expect(unknown?["code"] == -32002 && unknown?["data"]?["id"] == 99)
+        #expect(await error(.array([.integer(ids[0]), .integer(-4)]))?["data"]?["field"] == "ids.1")
+        #expect(await error(.array(Array(repeating: .integer(ids[0]), count: 100_001)))?["data"]?["field"] == "ids")
+        #expect(await engine.result("taxon/lineages", .object(["ids": .array([])]))?["lineages"] == .array([]))
+    }
+
     @Test func relativesOfTheLion() async throws {
         let engine = try engine()
         let leo = try id("Panthera leo")

@@ -170,6 +170,18 @@ enum BrowseMethods {
         static let name = "taxon/references"
     }
 
+    /// `{"ids": [...]}`: up to `CompareService.maxLineageIDs` taxon ids.
+    struct LineagesParams: Codable, Sendable {
+        var ids: [Int64]
+    }
+
+    /// `taxon/lineages`: the lineages of many taxa, ids only, root first, from the in-memory tree.
+    enum Lineages: RPCMethod {
+        typealias Params = LineagesParams
+        typealias Result = LineageBatch
+        static let name = "taxon/lineages"
+    }
+
     /// `taxon/detail`: a taxon with its lineage, names, traits and references in one answer.
     enum Detail: RPCMethod {
         typealias Params = IDParams
@@ -212,6 +224,13 @@ enum BrowseMethods {
         }
         table.on(ListReferences.self) { p, _ in
             References(references: try await engine.store().references(try Params.taxonID(p.id)))
+        }
+        table.on(Lineages.self) { p, _ in
+            guard p.ids.count <= CompareService.maxLineageIDs else {
+                throw RPCError.invalidParams(field: "ids", "must hold at most \(CompareService.maxLineageIDs) ids; split the batch")
+            }
+            let ids = try p.ids.enumerated().map { try Params.taxonID($1, field: "ids.\($0)") }
+            return try await engine.compare.lineages(ids)
         }
         table.on(Detail.self) { p, _ in
             try await engine.store().detail(try Params.taxonID(p.id), lang: try Params.language(p.lang))
