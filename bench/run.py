@@ -464,16 +464,21 @@ def section_lineage(smoke):
     # One list of random pairs for the engine over stdio (compare/lca) and for taxopy.
     pair_list = [[rng.choice(ids), rng.choice(ids)] for _ in range(pairs)]
     rows, notes = [], []
-    lineage_runs, lca_bulk_runs = [], []
+    lineage_runs, lca_bulk_runs, bulk_lineage_runs = [], [], []
     with Engine(ENGINE, db_arg) as e:
         compare_stdio.wait_ready(e)
         anc = [{"id": ids[i % len(ids)]} for i in range(n_lineage)]
         lineage_lines = batched_lines("taxon/ancestors", anc, 100)
         bulk_lines = [json.dumps({"jsonrpc": "2.0", "id": i + 1, "method": "compare/lca", "params": {"pairs": pair_list[s:s + 100000]}},
                                  separators=(",", ":")).encode() + b"\n" for i, s in enumerate(range(0, pairs, 100000))]
+        lineage_ids = [ids[i % len(ids)] for i in range(n_lineage)]
+        bulk_lineage_lines = [json.dumps({"jsonrpc": "2.0", "id": i + 1, "method": "taxon/lineages", "params": {"ids": lineage_ids[s:s + 100000]}},
+                                         separators=(",", ":")).encode() + b"\n" for i, s in enumerate(range(0, n_lineage, 100000))]
         for _ in range(runs):
             seconds, _ = e.pipelined(lineage_lines, len(lineage_lines))
             lineage_runs.append(n_lineage / seconds)
+            seconds, _ = e.pipelined(bulk_lineage_lines, len(bulk_lineage_lines))
+            bulk_lineage_runs.append(n_lineage / seconds)
             seconds, out = e.pipelined(bulk_lines, len(bulk_lines))
             lca_bulk_runs.append(pairs / seconds)
         engine_lcas = []
@@ -484,6 +489,7 @@ def section_lineage(smoke):
         seconds, out = e.pipelined(lines, len(lines))
         lca_stdio_rate = n_lca_stdio / seconds
     lineage_rate, lca_bulk_rate = statistics.median(lineage_runs), statistics.median(lca_bulk_runs)
+    bulk_lineage_rate = statistics.median(bulk_lineage_runs)
     floor_rate, depth = lineage_floor(path, ids, min(n_lineage, 20000))
     spread = lambda runs_: (f", runs {min(runs_):,.0f}–{max(runs_):,.0f}" if len(runs_) > 1 else "")
     _, _, text = run_rss([ENGINE, "benchmark", "lca", "--database", path, "--pairs", str(pairs), "--runs", "3", "--source", "tour"])
@@ -516,6 +522,8 @@ def section_lineage(smoke):
     peer_ratio = lambda v, key: (f"engine ÷ taxopy = {v / taxopy[key]:.3g}" if taxopy else "–")
     rows.append([f"{label}: {n_lineage:,} random lineages, `taxon/ancestors` over stdio (batches of 100, median of {runs})",
                  f"{lineage_rate:,.0f} /s ({n_lineage / lineage_rate:.2f} s{spread(lineage_runs)})", "peer: taxopy `Taxon(id).taxid_lineage` in-process", peer("lineage_rate"), peer_ratio(lineage_rate, "lineage_rate")])
+    rows.append([f"{label}: the same {n_lineage:,} lineages, ids only, `taxon/lineages` over stdio ({len(bulk_lineage_lines)} request(s) of ≤ 100,000 ids, median of {runs})",
+                 f"{bulk_lineage_rate:,.0f} /s ({n_lineage / bulk_lineage_rate:.2f} s{spread(bulk_lineage_runs)})", "peer: taxopy `Taxon(id).taxid_lineage` in-process", peer("lineage_rate"), peer_ratio(bulk_lineage_rate, "lineage_rate")])
     rows.append([f"{label}: the same lineages, the engine's SQL through Python's sqlite3 (no JSON, no pipe; {min(n_lineage, 20000):,} lineages, mean {depth:.1f} ancestors)",
                  f"{lineage_rate:,.0f} /s (engine, above)", "floor: SQLite", f"{floor_rate:,.0f} /s", f"engine ÷ floor = {lineage_rate / floor_rate:.2f}"])
     rows.append([f"{label}: LCA of {pairs:,} random pairs, `compare/lca` over stdio ({len(bulk_lines)} requests of ≤ 100,000 pairs, median of {runs})",
