@@ -44,6 +44,8 @@ public final class InProcessClient: Sendable {
     deinit {
         output.flush()
         output.close()
+        // The reader thread sees the end and exits.
+        close(writeEnd)
     }
 
     /// Calls `M` with `params` and returns its result as JSON; a handler's error is thrown as the
