@@ -14,7 +14,8 @@ public enum SchemaExtensions {
         /// `dataset_info (key, value)`: the dataset's name, version, licence, credits and `top_n`.
         case datasetInfo
         /// `search_names`, `fts_trigram` and `fts_trigram_vocab`: exact matches, autocomplete and
-        /// typo-tolerant search over every name, folded.
+        /// word-internal search over every name, folded; `fts_words` and `fts_words_vocab`: the
+        /// vocabulary of distinct words that typo-tolerant search compares with.
         case searchIndex
         /// `taxa.child_count`, stored so that a lineage is a walk of primary-key lookups (without
         /// it the engine counts children per query).
@@ -65,6 +66,16 @@ public enum SchemaExtensions {
             );
             -- How many names hold each trigram, so a fuzzy search looks up only the rarest ones.
             CREATE VIRTUAL TABLE fts_trigram_vocab USING fts5vocab('fts_trigram', 'row');
+            -- The vocabulary for typos: every distinct word of fts_taxa with four letters or more and
+            -- no digits, padded with a space at both ends, rowid = length << 32 | n (TypoVocabulary).
+            CREATE VIRTUAL TABLE fts_words USING fts5(
+                padded,
+                tokenize = 'trigram',
+                detail = 'none',
+                columnsize = 0
+            );
+            -- How many words hold each trigram, so a typo search looks up only the rarest ones.
+            CREATE VIRTUAL TABLE fts_words_vocab USING fts5vocab('fts_words', 'row');
             """
         case .childCount:
             "ALTER TABLE taxa ADD COLUMN child_count INTEGER NOT NULL DEFAULT 0;"
@@ -151,7 +162,7 @@ public enum SchemaExtensions {
 
     /// Fills `search_names` and `fts_trigram`: per taxon in id order, its scientific name, then each
     /// of its names in id order whose folded form is new for the taxon (synonyms as `synonym`,
-    /// every other type as `common`).
+    /// every other type as `common`); then `fts_words` from the words of `fts_taxa`.
     package static func fillSearchIndex(_ db: Database, source: String) throws {
         let insertSearch = try BulkStatement(db, "INSERT INTO search_names(id, taxon_id, name, folded, match_type, lang) VALUES (?,?,?,?,?,?)")
         let insertTrigram = try BulkStatement(db, "INSERT INTO fts_trigram(rowid, padded) VALUES (?,?)")
@@ -184,5 +195,6 @@ public enum SchemaExtensions {
             try add(id, name, folded, (row[4] as String?) == "synonym" ? "synonym" : "common", row[3])
         }
         try db.execute(sql: "INSERT INTO fts_trigram(fts_trigram) VALUES ('optimize')")
+        try db.execute(sql: TypoVocabulary.fillSQL(source: source))
     }
 }

@@ -43,6 +43,9 @@ public final class TaxonomyDatabase: Sendable {
         config.label = "stol.\(source.rawValue)"
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA trusted_schema = OFF;")
+            // 16 MB of pages per connection (SQLite's default is 2 MB): a search touches several
+            // indexes, and with an immutable file the cached pages never go stale.
+            try db.execute(sql: "PRAGMA cache_size = -16384;")
             try adapter.prepare(db)
             try db.execute(sql: "PRAGMA query_only = 1;")
         }

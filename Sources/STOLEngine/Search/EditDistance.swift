@@ -2,7 +2,7 @@
 /// one edit from "Panthera"), stopping early once `limit` is exceeded.
 enum EditDistance {
     /// The distance between `a` and `b`, or nil when it is above `limit`.
-    static func distance(_ a: [Character], _ b: [Character], limit: Int) -> Int? {
+    static func distance<Element: Equatable>(_ a: [Element], _ b: [Element], limit: Int) -> Int? {
         if abs(a.count - b.count) > limit { return nil }
         if a.isEmpty { return b.count <= limit ? b.count : nil }
         if b.isEmpty { return a.count <= limit ? a.count : nil }

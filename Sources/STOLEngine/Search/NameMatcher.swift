@@ -58,19 +58,20 @@ struct NameMatcher: Sendable {
             let same = name.lowercased() == lower
             result = Match(tier: same ? .exact : .exactFolded, atEnd: true, atStart: true)
         } else {
-            let words = SearchQuery.tokenize(nameFolded)
+            let words = SearchQuery.words(ofFolded: nameFolded)
             for phrase in phrases where SearchService.position(of: phrase, in: words) == nil { return nil }
+            let primary = Inflection.primary(lang)
             var worst = MatchTier.exact
             for i in tokens.indices {
-                guard let best = relation(token: i, words: words, lang: lang) else { return nil }
+                guard let best = relation(token: i, words: words, primary: primary) else { return nil }
                 worst = max(worst, best)
             }
             result = Match(tier: worst)
             if let first = tokens.first, let firstWord = words.first {
-                result.atStart = firstWord.hasPrefix(first) || inflected(0, firstWord, lang: lang)
+                result.atStart = firstWord.hasPrefix(first) || inflected(0, firstWord, primary: primary)
             }
             if let last = tokens.last, let lastWord = words.last {
-                result.atEnd = lastWord == last || inflected(tokens.count - 1, lastWord, lang: lang)
+                result.atEnd = lastWord == last || inflected(tokens.count - 1, lastWord, primary: primary)
                     || (worst == .wordInternal && lastWord.hasSuffix(last))
             }
         }
@@ -83,20 +84,20 @@ struct NameMatcher: Sendable {
         return result
     }
 
-    /// The best relation of query word `i` to any of `words`: whole word, inflected, prefix or
-    /// word-internal; nil when none holds it.
-    func relation(token i: Int, words: [String], lang: String?) -> MatchTier? {
+    /// The best relation of query word `i` to any of `words` (of a name in language `primary`):
+    /// whole word, inflected, prefix or word-internal; nil when none holds it.
+    func relation(token i: Int, words: [String], primary: String?) -> MatchTier? {
         let token = tokens[i]
         var best: MatchTier?
         for word in words {
             let relation: MatchTier?
             if word == token {
                 return .wholeWord
-            } else if inflectable[i], inflected(i, word, lang: lang) {
+            } else if inflectable[i], inflected(i, word, primary: primary) {
                 relation = .inflected
             } else if word.hasPrefix(token) {
                 relation = .prefix
-            } else if token.count >= 3, word.contains(token) || compoundHead(i, of: word, lang: lang) {
+            } else if token.count >= 3, Self.contains(word, token) || compoundHead(i, of: word, primary: primary) {
                 relation = .wordInternal
             } else {
                 relation = nil
@@ -110,19 +111,20 @@ struct NameMatcher: Sendable {
     /// word's best relation to any of the names (`names` as folded text and language).
     /// Nil when some query word matches none of them.
     func spread(names: [(folded: String, lang: String?)]) -> MatchTier? {
-        let split = names.map { (SearchQuery.tokenize($0.folded), $0.lang) }
+        let split = names.map { (SearchQuery.words(ofFolded: $0.folded), Inflection.primary($0.lang)) }
         var worst = MatchTier.exact
         for i in tokens.indices {
-            guard let best = split.compactMap({ relation(token: i, words: $0.0, lang: $0.1) }).min() else { return nil }
+            guard let best = split.compactMap({ relation(token: i, words: $0.0, primary: $0.1) }).min() else { return nil }
             worst = max(worst, best)
         }
         return worst
     }
 
-    /// Whether query word `i` and `word` are one word in two numbers in `lang` (`Inflection.areInflections`).
-    func inflected(_ i: Int, _ word: String, lang: String?) -> Bool {
+    /// Whether query word `i` and `word` are one word in two numbers in language `primary`
+    /// (`Inflection.areInflections`).
+    func inflected(_ i: Int, _ word: String, primary: String?) -> Bool {
         let token = tokens[i]
-        guard word != token, let primary = Inflection.primary(lang), let singulars = queryLemmas[i][primary],
+        guard word != token, let primary, let singulars = queryLemmas[i][primary],
             token.first == word.first, abs(token.count - word.count) <= 5
         else { return false }
         return !singulars.isDisjoint(with: Inflection.lemmas(word, lang: primary))
@@ -130,8 +132,23 @@ struct NameMatcher: Sendable {
 
     /// Whether a singular of query word `i` (four letters or more) ends the compound `word`
     /// (`Mäuse` in "Hausmaus").
-    func compoundHead(_ i: Int, of word: String, lang: String?) -> Bool {
-        guard let primary = Inflection.primary(lang), let singulars = queryLemmas[i][primary] else { return false }
+    func compoundHead(_ i: Int, of word: String, primary: String?) -> Bool {
+        guard let primary, let singulars = queryLemmas[i][primary] else { return false }
         return singulars.contains { $0.count >= 4 && $0 != word && word.hasSuffix($0) }
+    }
+
+    /// Whether `text` holds `part`, compared as UTF-8 bytes (both folded the same way), without
+    /// Foundation's locale-aware search.
+    static func contains(_ text: String, _ part: String) -> Bool {
+        let haystack = text.utf8, needle = part.utf8
+        guard let first = needle.first else { return true }
+        guard haystack.count >= needle.count else { return false }
+        var start = haystack.startIndex
+        let last = haystack.index(haystack.endIndex, offsetBy: -needle.count)
+        while start <= last {
+            if haystack[start] == first, haystack[start...].starts(with: needle) { return true }
+            start = haystack.index(after: start)
+        }
+        return false
     }
 }

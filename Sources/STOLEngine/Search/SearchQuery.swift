@@ -110,9 +110,33 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// Folded words made of letters and digits; everything else separates words.
     static func tokenize(_ text: String) -> [String] {
-        TextFolding.fold(text)
-            .split { !($0.isLetter || $0.isNumber) }
-            .map(String.init)
+        words(ofFolded: TextFolding.fold(text))
+    }
+
+    /// The words of text already folded (`tokenize` without folding again); ASCII text, most
+    /// names, is split byte by byte.
+    static func words(ofFolded folded: String) -> [String] {
+        let bytes = folded.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            return folded.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        }
+        var out: [String] = []
+        var start: String.Index?
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            let isWordByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            if isWordByte {
+                if start == nil { start = index }
+            } else if let first = start {
+                out.append(String(folded[first..<index]))
+                start = nil
+            }
+            index = bytes.index(after: index)
+        }
+        if let first = start { out.append(String(folded[first...])) }
+        return out
     }
 }
 

@@ -48,8 +48,8 @@ public struct SearchService: Sendable {
     static let fullTextCap = 2_000
     static let prefixCap = 2_000
     static let internalCap = 2_000
-    /// Candidate names checked for typos; the rarest-trigram lookup keeps real candidate sets far below it.
-    static let fuzzyCap = 50_000
+    /// Taxa whose names are checked for typos (`fuzzyHits`).
+    static let fuzzyCap = 2_000
     /// A listing by filters counts at most this many taxa.
     public static let listingCap = 10_000
 
@@ -130,6 +130,14 @@ public struct SearchService: Sendable {
 
     static let nameColumns = "s.taxon_id, s.name, s.folded, s.match_type, s.lang, t.scientific_name, t.rank, t.status"
 
+    /// Every name of the taxa in `:taxa` (a JSON array of ids, so the statement is prepared once), filtered.
+    static func namesOfTaxaSQL(_ filter: String) -> String {
+        "SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id WHERE s.taxon_id IN (SELECT value FROM json_each(:taxa))\(filter)"
+    }
+
+    /// `ids` as a JSON array, for `namesOfTaxaSQL`.
+    static func taxonList(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
+
     static func rankedHits(
         _ db: Database, _ query: SearchQuery, _ options: Options, filter: (sql: String, arguments: [String: (any DatabaseValueConvertible)?])
     ) throws -> (hits: [Hit], capped: Bool) {
@@ -141,18 +149,21 @@ public struct SearchService: Sendable {
         let needed = options.offset + options.limit
         var capped = false
         var best: [Int64: Hit] = [:]
+        // Taxa all of whose names have been judged: judging them again gives the same hits.
+        var judged: Set<Int64> = []
         func keep(_ hit: Hit) {
             if let existing = best[hit.taxonID], !Hit.ordered(hit, existing) { return }
             best[hit.taxonID] = hit
         }
         /// Judges every fetched name; with `acrossNames`, a taxon none of whose names holds the
         /// whole query (the index matched it across names) is an all-names hit.
-        func consider(_ rows: [Row], acrossNames: Bool) {
+        func consider(_ rows: [CandidateName], acrossNames: Bool) {
             var matched: Set<Int64> = []
-            var unmatched: [Int64: [Row]] = [:]
+            var unmatched: [Int64: [CandidateName]] = [:]
             for row in rows {
-                let id: Int64 = row[0]
-                if let match = matcher.match(name: row[1], nameFolded: row[2], lang: row[4]) {
+                let id = row.taxonID
+                if judged.contains(id) { continue }
+                if let match = matcher.match(name: row.name, nameFolded: row.folded, lang: row.lang) {
                     keep(hit(row, match: match, lang: lang))
                     matched.insert(id)
                 } else if acrossNames {
@@ -160,11 +171,11 @@ public struct SearchService: Sendable {
                 }
             }
             for (id, names) in unmatched where !matched.contains(id) && best[id] == nil {
-                guard let spread = matcher.spread(names: names.map { ($0[2], $0[4]) }) else { continue }
+                guard let spread = matcher.spread(names: names.map { ($0.folded, $0.lang) }) else { continue }
                 var h = hit(names[0], match: NameMatcher.Match(tier: .allNames), lang: lang)
                 (h.name, h.matchType, h.lang, h.languageOrder) = (nil, nil, nil, 0)
                 h.spread = spread
-                h.nameLength = names.reduce(0) { $0 + ($1[2] as String).count }
+                h.nameLength = names.reduce(0) { $0 + $1.folded.unicodeScalars.count }
                 keep(h)
             }
         }
@@ -177,20 +188,21 @@ public struct SearchService: Sendable {
             }
             return false
         }
-        func fetch(_ sql: String, _ args: StatementArguments, cap: Int) throws -> [Row] {
-            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: args)
+        func fetch(_ sql: String, _ args: StatementArguments, cap: Int) throws -> [CandidateName] {
+            let rows = try CandidateName.fetchAll(db.cachedStatement(sql: sql), arguments: args)
             if rows.count >= cap { capped = true }
             return rows
         }
-        func namesOfTaxaMatching(_ expression: String) throws -> [Row] {
-            // The cap applies to taxa; the names of the taxa found are all judged.
+        /// Judges every name of the taxa `expression` matches in `fts_taxa` (the cap applies to
+        /// taxa), skipping taxa already judged, then marks them judged.
+        func considerTaxaMatching(_ expression: String) throws {
             let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT \(fullTextCap)"), arguments: [expression])
             if taxa.count >= fullTextCap { capped = true }
-            guard !taxa.isEmpty else { return [] }
-            return try Row.fetchAll(db, sql: """
-                SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
-                WHERE s.taxon_id IN (\(taxa.map(String.init).joined(separator: ",")))\(filter.sql)
-                """, arguments: arguments([:]))
+            let fresh = taxa.filter { !judged.contains($0) }
+            guard !fresh.isEmpty else { return }
+            let rows = try CandidateName.fetchAll(db.cachedStatement(sql: namesOfTaxaSQL(filter.sql)), arguments: arguments(["taxa": taxonList(fresh)]))
+            consider(rows, acrossNames: true)
+            judged.formUnion(fresh)
         }
 
         consider(try fetch("""
@@ -199,11 +211,11 @@ public struct SearchService: Sendable {
             """, arguments(["q": query.folded]), cap: exactCap), acrossNames: false)
         if full(after: .exactFolded) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
 
-        consider(try namesOfTaxaMatching(query.wholeWordExpression), acrossNames: true)
+        try considerTaxaMatching(query.wholeWordExpression)
         if full(after: .wholeWord) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
 
         if let inflected = query.inflectedExpression {
-            consider(try namesOfTaxaMatching(inflected), acrossNames: true)
+            try considerTaxaMatching(inflected)
             if full(after: .inflected) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
         }
 
@@ -212,7 +224,7 @@ public struct SearchService: Sendable {
             WHERE s.folded > :q AND s.folded < :q || char(1114111)\(filter.sql)
             ORDER BY s.folded LIMIT \(prefixCap)
             """, arguments(["q": query.folded]), cap: prefixCap), acrossNames: false)
-        consider(try namesOfTaxaMatching(query.ftsExpression), acrossNames: true)
+        try considerTaxaMatching(query.ftsExpression)
         if full(after: .prefix) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
 
         if let substrings = query.substringExpression {
@@ -233,14 +245,12 @@ public struct SearchService: Sendable {
         return (scored(best.values.sorted(by: Hit.ordered)), capped)
     }
 
-    static func hit(_ row: Row, match: NameMatcher.Match, lang: String) -> Hit {
-        let nameLang: String? = row[4]
-        let name: String = row[1]
-        let folded: String = row[2]
-        return Hit(
-            taxonID: row[0], tier: match.tier, name: name, matchType: row[3], lang: nameLang,
-            scientificName: row[5], rank: (row[6] as String?).flatMap(Rank.init(rawValue:)),
-            status: TaxonStatus(rawValue: row[7]) ?? .accepted, nameLength: folded.count, languageOrder: languageOrder(nameLang, lang),
+    static func hit(_ row: CandidateName, match: NameMatcher.Match, lang: String) -> Hit {
+        Hit(
+            taxonID: row.taxonID, tier: match.tier, name: row.name, matchType: row.matchType, lang: row.lang,
+            scientificName: row.scientificName, rank: row.rank.flatMap(Rank.init(rawValue:)),
+            status: TaxonStatus(rawValue: row.status) ?? .accepted, nameLength: row.folded.unicodeScalars.count,
+            languageOrder: languageOrder(row.lang, lang),
             atEnd: match.atEnd, atStart: match.atStart, accentMismatch: match.accentMismatch)
     }
 
@@ -267,48 +277,40 @@ public struct SearchService: Sendable {
     /// The largest typo distance allowed for a query: 2 from five characters on, else 1.
     static func allowedDistance(_ folded: String) -> Int { folded.count >= 5 ? 2 : 1 }
 
-    /// Names within the allowed distance of the query. By the q-gram lemma a name within d edits
-    /// misses at most 3·d of the query's padded trigrams, so any 3·d + 1 of them find every such
-    /// name; taking the rarest keeps the candidates few even on millions of names. A one-word
-    /// query of three letters or fewer is never matched by typos (too many near neighbours).
+    /// Taxa whose names hold the query's words (those of four letters or more) within one edit
+    /// (words under 5 letters) or two, found through the word vocabulary (`TypoVocabulary`): the
+    /// close words of each query word, then the taxa holding one of them for every such word
+    /// (`fts_taxa`), then their names judged here. A name's distance is the smaller of its edit
+    /// distance to the whole query and the sum, over query words, of each word's distance to its
+    /// closest word of the name (a word of three letters or fewer must start a word of the name
+    /// as typed); at most 1 under five letters, 2 from five. A query without a word of four
+    /// letters or more is never matched by typos (too many near neighbours).
     static func fuzzyHits(_ db: Database, _ query: SearchQuery, lang: String, filter: String, arguments: StatementArguments) throws -> [Hit] {
-        let q = Array(query.folded)
-        let singleWord = !query.folded.contains(" ")
-        guard q.count >= (singleWord ? 4 : 3) else { return [] }
-        let limit = allowedDistance(query.folded)
-        let padded = Array(" " + query.folded + " ")
-        var trigrams: [String] = []
-        for i in 0..<(padded.count - 2) {
-            let gram = String(padded[i..<i + 3])
-            if !trigrams.contains(gram) { trigrams.append(gram) }
+        let words = query.tokens
+        let long = Array(Set(words.filter { $0.unicodeScalars.count >= TypoVocabulary.shortestWord })).sorted()
+        guard !long.isEmpty else { return [] }
+        var alternatives: [String] = []
+        for word in long {
+            let close = try TypoVocabulary.closeWords(to: word, limit: allowedDistance(word), in: db)
+            guard !close.isEmpty else { return [] }
+            alternatives.append("(" + close.map { "\"\($0.word)\"" }.joined(separator: " OR ") + ")")
         }
-        // One equality lookup per trigram: fts5vocab answers `term = ?` from its index, but scans for IN.
-        let vocabulary = try db.makeStatement(sql: "SELECT doc FROM fts_trigram_vocab WHERE term = ?")
-        var frequency: [String: Int] = [:]
-        for gram in trigrams { frequency[gram] = try Int.fetchOne(vocabulary, arguments: [gram]) ?? 0 }
-        // A trigram no name holds finds nothing; it still counts as one of the 3·d + 1.
-        let chosen = trigrams.sorted { (frequency[$0] ?? 0, $0) < (frequency[$1] ?? 0, $1) }.prefix(3 * limit + 1)
-        let present = chosen.filter { (frequency[$0] ?? 0) > 0 }
-        guard !present.isEmpty else { return [] }
-        let expression = present.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " OR ")
+        let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT \(fuzzyCap)"),
+            arguments: [alternatives.joined(separator: " AND ")])
+        guard !taxa.isEmpty else { return [] }
         var args = arguments
-        args += ["trigrams": expression, "shortest": q.count - limit, "longest": q.count + limit]
-        // A query of several words is compared with whole names only, so their length must be close.
-        let lengthFilter = singleWord ? "" : " AND length(s.folded) BETWEEN :shortest AND :longest"
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(nameColumns)
-            FROM search_names s JOIN taxa t ON t.id = s.taxon_id
-            WHERE s.id IN (SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH :trigrams)\(lengthFilter)\(filter)
-            LIMIT \(fuzzyCap)
-            """), arguments: args)
+        args += ["taxa": taxonList(taxa)]
+        let rows = try CandidateName.fetchAll(db.cachedStatement(sql: namesOfTaxaSQL(filter)), arguments: args)
+        let q = Array(query.folded.unicodeScalars)
+        let limit = allowedDistance(query.folded)
+        let queryWords = words.map { Array($0.unicodeScalars) }
         var hits: [Hit] = []
         for row in rows {
-            let folded: String = row[2]
-            var distance = abs(folded.count - q.count) <= limit ? EditDistance.distance(q, Array(folded), limit: limit) : nil
-            if singleWord {
-                for word in folded.split(separator: " ") where word.count > 3 && abs(word.count - q.count) <= limit {
-                    if let d = EditDistance.distance(q, Array(word), limit: limit) { distance = min(distance ?? d, d) }
-                }
+            let folded = row.folded
+            let name = Array(folded.unicodeScalars)
+            var distance = abs(name.count - q.count) <= limit ? EditDistance.distance(q, name, limit: limit) : nil
+            if let perWord = wordDistance(queryWords, nameWords: SearchQuery.tokenize(folded).map { Array($0.unicodeScalars) }, limit: limit) {
+                distance = min(distance ?? perWord, perWord)
             }
             guard let distance, distance > 0 else { continue }
             var h = hit(row, match: NameMatcher.Match(tier: .fuzzy), lang: lang)
@@ -316,6 +318,29 @@ public struct SearchService: Sendable {
             hits.append(h)
         }
         return hits
+    }
+
+    /// The sum over query words of each one's distance to its closest name word (words of four
+    /// letters or more, each within its own limit; shorter ones must start a name word), or nil
+    /// when a word has no such match or the sum exceeds `limit`.
+    static func wordDistance(_ queryWords: [[Unicode.Scalar]], nameWords: [[Unicode.Scalar]], limit: Int) -> Int? {
+        var total = 0
+        for word in queryWords {
+            var best: Int?
+            if word.count < TypoVocabulary.shortestWord {
+                if nameWords.contains(where: { $0.starts(with: word) }) { best = 0 }
+            } else {
+                let wordLimit = word.count >= 5 ? 2 : 1
+                for candidate in nameWords where candidate.count >= TypoVocabulary.shortestWord {
+                    if let d = EditDistance.distance(word, candidate, limit: min(wordLimit, best ?? wordLimit)) { best = min(best ?? d, d) }
+                    if best == 0 { break }
+                }
+            }
+            guard let best else { return nil }
+            total += best
+            if total > limit { return nil }
+        }
+        return total
     }
 
     // MARK: Listing

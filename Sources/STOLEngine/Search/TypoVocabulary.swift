@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+
+/// The words a mistyped query word may have meant, found in the vocabulary of distinct folded words
+/// (`fts_words`, part of the `searchIndex` extension) rather than among every name, so the cost
+/// follows the number of distinct words.
+///
+/// Each word of four letters or more (no digits) of `fts_taxa` is stored once, padded with a space at
+/// both ends, with rowid `length << 32 | n`: a band of lengths is a band of rowids, which FTS5 seeks
+/// to in each posting list. By the q-gram lemma a word within d edits of the query word misses at
+/// most 3·d of its padded trigrams, so any 3·d + 1 of them find every such word; the rarest are taken.
+enum TypoVocabulary {
+    /// Shortest word compared for typos, in letters: shorter words have too many near neighbours.
+    static let shortestWord = 4
+
+    /// The rowid of the `n`th word (from 1) of `length` letters.
+    static func rowid(length: Int, n: Int) -> Int64 { Int64(length) << 32 | Int64(n) }
+
+    /// SQL (for `SchemaExtensions`) that fills `fts_words` from `source`'s `fts_taxa`.
+    static func fillSQL(source: String) -> String {
+        """
+        CREATE VIRTUAL TABLE temp.stol_taxa_terms USING fts5vocab(\(source), 'fts_taxa', 'row');
+        INSERT INTO fts_words(rowid, padded)
+            SELECT (length(term) << 32) | row_number() OVER (PARTITION BY length(term) ORDER BY term), ' ' || term || ' '
+            FROM temp.stol_taxa_terms WHERE length(term) >= \(shortestWord) AND term NOT GLOB '*[0-9]*' ORDER BY term;
+        DROP TABLE temp.stol_taxa_terms;
+        INSERT INTO fts_words(fts_words) VALUES ('optimize');
+        """
+    }
+
+    /// The vocabulary words within `limit` edits of `word` (folded, at least `shortestWord`
+    /// letters), the word itself included when present, with their distances.
+    static func closeWords(to word: String, limit: Int, in db: Database) throws -> [(word: String, distance: Int)] {
+        let q = Array(word.unicodeScalars)
+        guard q.count >= shortestWord else { return [] }
+        let padded = Array((" " + word + " ").unicodeScalars)
+        var trigrams: [String] = []
+        for i in 0..<(padded.count - 2) {
+            var gram = String.UnicodeScalarView()
+            gram.append(contentsOf: padded[i..<i + 3])
+            let text = String(gram)
+            if !trigrams.contains(text) { trigrams.append(text) }
+        }
+        // One equality lookup per trigram: fts5vocab answers `term = ?` from its index, but scans for IN.
+        let vocabulary = try db.cachedStatement(sql: "SELECT doc FROM fts_words_vocab WHERE term = ?")
+        var frequency: [String: Int] = [:]
+        for gram in trigrams { frequency[gram] = try Int.fetchOne(vocabulary, arguments: [gram]) ?? 0 }
+        // A trigram no word holds finds nothing; it still counts as one of the 3·d + 1.
+        let chosen = trigrams.sorted { (frequency[$0] ?? 0, $0) < (frequency[$1] ?? 0, $1) }.prefix(3 * limit + 1)
+        let present = chosen.filter { (frequency[$0] ?? 0) > 0 }
+        guard !present.isEmpty else { return [] }
+        let expression = present.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " OR ")
+        let shortest = max(shortestWord, q.count - limit), longest = q.count + limit
+        let rows = try String.fetchCursor(db.cachedStatement(sql: """
+            SELECT padded FROM fts_words WHERE fts_words MATCH :m AND rowid >= :first AND rowid < :end
+            """), arguments: ["m": expression, "first": rowid(length: shortest, n: 0), "end": rowid(length: longest + 1, n: 0)])
+        var out: [(word: String, distance: Int)] = []
+        while let paddedWord = try rows.next() {
+            let candidate = Array(paddedWord.unicodeScalars.dropFirst().dropLast())
+            if let d = EditDistance.distance(q, candidate, limit: limit) {
+                var scalars = String.UnicodeScalarView()
+                scalars.append(contentsOf: candidate)
+                out.append((String(scalars), d))
+            }
+        }
+        return out
+    }
+}
