@@ -707,11 +707,11 @@ struct HostileFiles: Sendable {
     }
 
     /// Removes every engine extension (`SchemaExtensions`), leaving the specification's schema.
-    static let dropExtensions = "DROP TABLE fts_trigram_vocab; DROP TABLE fts_trigram; DROP TABLE search_names; DROP TABLE dataset_info; " +
+    static let dropExtensions = "DROP TABLE fts_word_trigrams; DROP TABLE fts_words; DROP TABLE fts_trigram_vocab; DROP TABLE fts_trigram; DROP TABLE search_names; DROP TABLE dataset_info; " +
         "DROP INDEX idx_taxa_parent_name; DROP INDEX idx_taxa_scientific_name; DROP INDEX idx_names_taxon_lang; DROP INDEX idx_names_name; " +
         "ALTER TABLE taxa DROP COLUMN child_count; "
 
-    static let dropAllTaxonomy = "DROP TABLE IF EXISTS fts_trigram_vocab; DROP TABLE IF EXISTS fts_trigram; DROP TABLE IF EXISTS fts_taxa; " +
+    static let dropAllTaxonomy = "DROP TABLE IF EXISTS fts_word_trigrams; DROP TABLE IF EXISTS fts_words; DROP TABLE IF EXISTS fts_trigram_vocab; DROP TABLE IF EXISTS fts_trigram; DROP TABLE IF EXISTS fts_taxa; " +
         ["schema_version", "dataset_info", "taxa", "names", "refs", "traits", "euler_tour", "first_occurrence", "top_n_relatives", "search_names", "sqlite_stat1"]
         .map { "DROP TABLE IF EXISTS \($0); " }.joined()
 

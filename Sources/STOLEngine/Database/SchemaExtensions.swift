@@ -14,7 +14,7 @@ public enum SchemaExtensions {
         /// `dataset_info (key, value)`: the dataset's name, version, licence, credits and `top_n`.
         case datasetInfo
         /// `search_names`, `fts_trigram` and `fts_trigram_vocab`: exact matches, autocomplete and
-        /// word-internal search over every name, folded; `fts_words` and `fts_words_vocab`: the
+        /// word-internal search over every name, folded; `fts_words` and `fts_word_trigrams`: the
         /// vocabulary of distinct words that typo-tolerant search compares with.
         case searchIndex
         /// `taxa.child_count`, stored so that a lineage is a walk of primary-key lookups (without
@@ -67,15 +67,16 @@ public enum SchemaExtensions {
             -- How many names hold each trigram, so a fuzzy search looks up only the rarest ones.
             CREATE VIRTUAL TABLE fts_trigram_vocab USING fts5vocab('fts_trigram', 'row');
             -- The vocabulary for typos: every distinct word of fts_taxa with four letters or more and
-            -- no digits, padded with a space at both ends, rowid = length << 32 | n (TypoVocabulary).
+            -- no digits, padded with a space at both ends, rowid = length << 32 | n (WordVocabulary).
             CREATE VIRTUAL TABLE fts_words USING fts5(
                 padded,
                 tokenize = 'trigram',
                 detail = 'none',
                 columnsize = 0
             );
-            -- How many words hold each trigram, so a typo search looks up only the rarest ones.
-            CREATE VIRTUAL TABLE fts_words_vocab USING fts5vocab('fts_words', 'row');
+            -- How many words hold each trigram, so a typo search looks up only the rarest ones. (Not
+            -- named fts_words_vocab: with that name SQLite 3.40's integrity_check skips the freelist.)
+            CREATE VIRTUAL TABLE fts_word_trigrams USING fts5vocab('fts_words', 'row');
             """
         case .childCount:
             "ALTER TABLE taxa ADD COLUMN child_count INTEGER NOT NULL DEFAULT 0;"
@@ -195,6 +196,6 @@ public enum SchemaExtensions {
             try add(id, name, folded, (row[4] as String?) == "synonym" ? "synonym" : "common", row[3])
         }
         try db.execute(sql: "INSERT INTO fts_trigram(fts_trigram) VALUES ('optimize')")
-        try db.execute(sql: TypoVocabulary.fillSQL(source: source))
+        try db.execute(sql: WordVocabulary.fillSQL(source: source))
     }
 }

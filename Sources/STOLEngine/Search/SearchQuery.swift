@@ -94,18 +94,16 @@ public struct SearchQuery: Sendable, Equatable {
         return any ? parts.joined(separator: " AND ") : nil
     }
 
-    /// For the trigram index: every word of three letters or more as a substring, or one of its
-    /// singulars of four letters or more (a compound's head: `Mäuse` in "Hausmaus"); nil when no
-    /// word is that long.
-    public var substringExpression: String? {
-        let long = tokens.filter { $0.count >= 3 }
-        guard !long.isEmpty else { return nil }
-        return long.map { token in
+    /// For word-internal matches: per word of three letters or more, the word and its singulars of
+    /// four letters or more (a compound's head: `Mäuse` in "Hausmaus"), any of which may lie inside
+    /// a word of the name; empty when no word is that long.
+    public var substrings: [[String]] {
+        tokens.filter { $0.count >= 3 }.map { token in
             var singulars: Set<String> = []
             for lang in Inflection.languages { singulars.formUnion(Inflection.lemmas(token, lang: lang).filter { $0.count >= 4 }) }
             singulars.insert(token)
-            return "(" + singulars.sorted().map { "\"\($0)\"" }.joined(separator: " OR ") + ")"
-        }.joined(separator: " AND ")
+            return singulars.sorted()
+        }
     }
 
     /// Folded words made of letters and digits; everything else separates words.

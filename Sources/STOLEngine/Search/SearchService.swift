@@ -46,8 +46,12 @@ public struct SearchService: Sendable {
     /// every page of one query is cut from the same ordered list.
     static let exactCap = 1_000
     static let fullTextCap = 2_000
-    static let prefixCap = 2_000
-    static let internalCap = 2_000
+    /// Names starting with the query, and taxa with a word starting with each query word: a prefix
+    /// of a few letters matches tens of thousands of names on millions of taxa.
+    static let prefixCap = 500
+    static let internalCap = 500
+    /// Vocabulary words holding a query word inside, per query word.
+    static let internalWordCap = 300
     /// Taxa whose names are checked for typos (`fuzzyHits`).
     static let fuzzyCap = 2_000
     /// A listing by filters counts at most this many taxa.
@@ -195,9 +199,9 @@ public struct SearchService: Sendable {
         }
         /// Judges every name of the taxa `expression` matches in `fts_taxa` (the cap applies to
         /// taxa), skipping taxa already judged, then marks them judged.
-        func considerTaxaMatching(_ expression: String) throws {
-            let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT \(fullTextCap)"), arguments: [expression])
-            if taxa.count >= fullTextCap { capped = true }
+        func considerTaxaMatching(_ expression: String, cap: Int = fullTextCap) throws {
+            let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT ?"), arguments: [expression, cap])
+            if taxa.count >= cap { capped = true }
             let fresh = taxa.filter { !judged.contains($0) }
             guard !fresh.isEmpty else { return }
             let rows = try CandidateName.fetchAll(db.cachedStatement(sql: namesOfTaxaSQL(filter.sql)), arguments: arguments(["taxa": taxonList(fresh)]))
@@ -224,23 +228,35 @@ public struct SearchService: Sendable {
             WHERE s.folded > :q AND s.folded < :q || char(1114111)\(filter.sql)
             ORDER BY s.folded LIMIT \(prefixCap)
             """, arguments(["q": query.folded]), cap: prefixCap), acrossNames: false)
-        try considerTaxaMatching(query.ftsExpression)
+        try considerTaxaMatching(query.ftsExpression, cap: prefixCap)
         if full(after: .prefix) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
 
-        if let substrings = query.substringExpression {
-            consider(try fetch("""
-                SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
-                WHERE s.id IN (SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH :m LIMIT \(internalCap))\(filter.sql)
-                """, arguments(["m": substrings]), cap: internalCap), acrossNames: false)
+        // Word-internal: the vocabulary words holding each query word (or a singular) inside, then
+        // the taxa holding such a word for every query word.
+        let substrings = query.substrings
+        if !substrings.isEmpty {
+            var alternatives: [String] = []
+            for parts in substrings {
+                let found = try WordVocabulary.wordsContaining(parts, cap: internalWordCap, in: db)
+                if found.capped { capped = true }
+                alternatives.append("(" + (found.words.isEmpty ? parts : found.words).map { "\"\($0)\"" }.joined(separator: " OR ") + ")")
+            }
+            try considerTaxaMatching(alternatives.joined(separator: " AND "), cap: internalCap)
         }
         if full(after: .allNames) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
 
         // Typos are looked for only when the query is no name or word as typed (nor an inflection
         // of one) and fewer than 3 taxa matched: a correctly spelled name is not padded with noise.
         if best.count < 3, !best.values.contains(where: { $0.tier <= .inflected }) {
-            for h in try fuzzyHits(db, query, lang: lang, filter: filter.sql, arguments: arguments([:])) where best[h.taxonID] == nil {
-                keep(h)
+            let typos = try fuzzyHits(db, query, lang: lang, needed: needed, filter: filter.sql, arguments: arguments([:]))
+            if typos.capped { capped = true }
+            // Per taxon, its closest name; among equally close ones the first read (its scientific name first).
+            var closest: [Int64: Hit] = [:]
+            for h in typos.hits where best[h.taxonID] == nil {
+                if let seen = closest[h.taxonID], (seen.editDistance ?? 9) <= (h.editDistance ?? 9) { continue }
+                closest[h.taxonID] = h
             }
+            best.merge(closest) { $1 }
         }
         return (scored(best.values.sorted(by: Hit.ordered)), capped)
     }
@@ -278,66 +294,100 @@ public struct SearchService: Sendable {
     static func allowedDistance(_ folded: String) -> Int { folded.count >= 5 ? 2 : 1 }
 
     /// Taxa whose names hold the query's words (those of four letters or more) within one edit
-    /// (words under 5 letters) or two, found through the word vocabulary (`TypoVocabulary`): the
+    /// (words under 5 letters) or two, found through the word vocabulary (`WordVocabulary`): the
     /// close words of each query word, then the taxa holding one of them for every such word
     /// (`fts_taxa`), then their names judged here. A name's distance is the smaller of its edit
     /// distance to the whole query and the sum, over query words, of each word's distance to its
     /// closest word of the name (a word of three letters or fewer must start a word of the name
     /// as typed); at most 1 under five letters, 2 from five. A query without a word of four
     /// letters or more is never matched by typos (too many near neighbours).
-    static func fuzzyHits(_ db: Database, _ query: SearchQuery, lang: String, filter: String, arguments: StatementArguments) throws -> [Hit] {
+    ///
+    /// Close words are taken one edit at a time: once `needed` taxa are within k edits, words
+    /// k + 1 edits away (`elegans` for `elefant`) are not read, and the result is `capped`.
+    static func fuzzyHits(
+        _ db: Database, _ query: SearchQuery, lang: String, needed: Int, filter: String, arguments: StatementArguments
+    ) throws -> (hits: [Hit], capped: Bool) {
         let words = query.tokens
-        let long = Array(Set(words.filter { $0.unicodeScalars.count >= TypoVocabulary.shortestWord })).sorted()
-        guard !long.isEmpty else { return [] }
-        var alternatives: [String] = []
+        let long = Array(Set(words.filter { $0.unicodeScalars.count >= WordVocabulary.shortestWord })).sorted()
+        guard !long.isEmpty else { return ([], false) }
+        var close: [[(word: String, distance: Int)]] = []
         for word in long {
-            let close = try TypoVocabulary.closeWords(to: word, limit: allowedDistance(word), in: db)
-            guard !close.isEmpty else { return [] }
-            alternatives.append("(" + close.map { "\"\($0.word)\"" }.joined(separator: " OR ") + ")")
+            let found = try WordVocabulary.closeWords(to: word, limit: allowedDistance(word), in: db)
+            guard !found.isEmpty else { return ([], false) }
+            close.append(found)
         }
-        let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT \(fuzzyCap)"),
-            arguments: [alternatives.joined(separator: " AND ")])
-        guard !taxa.isEmpty else { return [] }
-        var args = arguments
-        args += ["taxa": taxonList(taxa)]
-        let rows = try CandidateName.fetchAll(db.cachedStatement(sql: namesOfTaxaSQL(filter)), arguments: args)
         let q = Array(query.folded.unicodeScalars)
         let limit = allowedDistance(query.folded)
         let queryWords = words.map { Array($0.unicodeScalars) }
+        // Short words start a word of the name as typed, or the whole name is within reach: first the
+        // taxa with the short words as prefixes, then (whole names only) those of about the query's length.
+        let short = words.filter { $0.unicodeScalars.count < WordVocabulary.shortestWord }.map { "\"\($0)\"*" }
+        let farthest = close.map { $0.map(\.distance).max() ?? 0 }.max() ?? 0
         var hits: [Hit] = []
-        for row in rows {
-            let folded = row.folded
-            let name = Array(folded.unicodeScalars)
-            var distance = abs(name.count - q.count) <= limit ? EditDistance.distance(q, name, limit: limit) : nil
-            if let perWord = wordDistance(queryWords, nameWords: SearchQuery.tokenize(folded).map { Array($0.unicodeScalars) }, limit: limit) {
-                distance = min(distance ?? perWord, perWord)
+        var seenTaxa: Set<Int64> = []
+        for k in 1...max(1, farthest) {
+            let alternatives = close.map { words in
+                "(" + words.filter { $0.distance <= k }.map { "\"\($0.word)\"" }.joined(separator: " OR ") + ")"
             }
-            guard let distance, distance > 0 else { continue }
-            var h = hit(row, match: NameMatcher.Match(tier: .fuzzy), lang: lang)
-            h.editDistance = distance
-            hits.append(h)
+            guard !alternatives.contains("()") else { continue }
+            var passes = [(alternatives + short).joined(separator: " AND ")]
+            if !short.isEmpty { passes.append(alternatives.joined(separator: " AND ")) }
+            var rows: [CandidateName] = []
+            var stageTaxa: Set<Int64> = []
+            for (i, expression) in passes.enumerated() {
+                let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT \(fuzzyCap)"), arguments: [expression])
+                    .filter { !seenTaxa.contains($0) }
+                guard !taxa.isEmpty else { continue }
+                if i == 0 { stageTaxa.formUnion(taxa) }
+                var args = arguments
+                args += ["taxa": taxonList(taxa), "shortest": q.count - limit, "longest": q.count + limit]
+                let lengths = i == 0 ? "" : " AND length(s.folded) BETWEEN :shortest AND :longest"
+                rows += try CandidateName.fetchAll(db.cachedStatement(sql: namesOfTaxaSQL(lengths + filter)), arguments: args)
+            }
+            // Taxa read whole in the first pass are settled; the second pass read only some names.
+            seenTaxa.formUnion(stageTaxa)
+            for row in rows {
+                let name = Array(row.folded.unicodeScalars)
+                var distance = abs(name.count - q.count) <= limit ? EditDistance.distance(q, name, limit: limit) : nil
+                let nameWords = SearchQuery.words(ofFolded: row.folded).map { Array($0.unicodeScalars) }
+                if let perWord = wordDistance(queryWords, nameWords: nameWords, limit: limit) {
+                    distance = min(distance ?? perWord, perWord)
+                }
+                guard let distance, distance > 0 else { continue }
+                var h = hit(row, match: NameMatcher.Match(tier: .fuzzy), lang: lang)
+                h.editDistance = distance
+                hits.append(h)
+            }
+            let settled = Set(hits.filter { ($0.editDistance ?? 9) <= k }.map(\.taxonID))
+            if settled.count >= needed, k < farthest { return (hits, true) }
         }
-        return hits
+        return (hits, false)
     }
 
-    /// The sum over query words of each one's distance to its closest name word (words of four
-    /// letters or more, each within its own limit; shorter ones must start a name word), or nil
+    /// The sum over query words of each one's distance to its closest name word not yet taken by an
+    /// earlier query word (words of four letters or more, each within its own limit; shorter ones
+    /// must start a name word), or nil
     /// when a word has no such match or the sum exceeds `limit`.
     static func wordDistance(_ queryWords: [[Unicode.Scalar]], nameWords: [[Unicode.Scalar]], limit: Int) -> Int? {
         var total = 0
+        var unused = nameWords
         for word in queryWords {
-            var best: Int?
-            if word.count < TypoVocabulary.shortestWord {
-                if nameWords.contains(where: { $0.starts(with: word) }) { best = 0 }
+            var best: (distance: Int, index: Int)?
+            if word.count < WordVocabulary.shortestWord {
+                if let i = unused.firstIndex(where: { $0.starts(with: word) }) { best = (0, i) }
             } else {
                 let wordLimit = word.count >= 5 ? 2 : 1
-                for candidate in nameWords where candidate.count >= TypoVocabulary.shortestWord {
-                    if let d = EditDistance.distance(word, candidate, limit: min(wordLimit, best ?? wordLimit)) { best = min(best ?? d, d) }
-                    if best == 0 { break }
+                for (i, candidate) in unused.enumerated() where candidate.count >= WordVocabulary.shortestWord {
+                    if let d = EditDistance.distance(word, candidate, limit: min(wordLimit, best?.distance ?? wordLimit)), d < (best?.distance ?? 9) {
+                        best = (d, i)
+                    }
+                    if best?.distance == 0 { break }
                 }
             }
+            // Each name word answers one query word (`vulpes vulpse` is not the genus Vulpes).
             guard let best else { return nil }
-            total += best
+            unused.remove(at: best.index)
+            total += best.distance
             if total > limit { return nil }
         }
         return total

@@ -70,12 +70,14 @@ public enum Homonyms {
 
     /// Ancestors of `id`, root first, parent last.
     static func lineage(of id: Int64, in db: Database) throws -> [(id: Int64, name: String, rank: Rank?)] {
+        // Each step reads the parent through a subquery: written as a join, SQLite builds a Bloom
+        // filter over the whole taxa table at every step (0.8 s per lineage on NCBI's 2.26 M taxa).
         let sql = """
             WITH RECURSIVE up(id, level) AS (
                 SELECT parent_id, 1 FROM taxa WHERE id = ? AND parent_id IS NOT NULL
                 UNION ALL
-                SELECT t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.id
-                WHERE t.parent_id IS NOT NULL AND up.level < 10000
+                SELECT (SELECT t.parent_id FROM taxa t WHERE t.id = up.id), up.level + 1 FROM up
+                WHERE up.id IS NOT NULL AND up.level < 10000
             )
             SELECT t.id, t.scientific_name, t.rank FROM taxa t JOIN up ON up.id = t.id ORDER BY up.level DESC
             """

@@ -1,15 +1,16 @@
 import Foundation
 import GRDB
 
-/// The words a mistyped query word may have meant, found in the vocabulary of distinct folded words
-/// (`fts_words`, part of the `searchIndex` extension) rather than among every name, so the cost
-/// follows the number of distinct words.
+/// The vocabulary of distinct folded words (`fts_words`, part of the `searchIndex` extension): the
+/// words a mistyped query word may have meant, and the words that hold a query word inside
+/// (compounds), found among distinct words rather than every name, so the cost follows the number
+/// of distinct words.
 ///
 /// Each word of four letters or more (no digits) of `fts_taxa` is stored once, padded with a space at
 /// both ends, with rowid `length << 32 | n`: a band of lengths is a band of rowids, which FTS5 seeks
 /// to in each posting list. By the q-gram lemma a word within d edits of the query word misses at
 /// most 3·d of its padded trigrams, so any 3·d + 1 of them find every such word; the rarest are taken.
-enum TypoVocabulary {
+enum WordVocabulary {
     /// Shortest word compared for typos, in letters: shorter words have too many near neighbours.
     static let shortestWord = 4
 
@@ -42,7 +43,7 @@ enum TypoVocabulary {
             if !trigrams.contains(text) { trigrams.append(text) }
         }
         // One equality lookup per trigram: fts5vocab answers `term = ?` from its index, but scans for IN.
-        let vocabulary = try db.cachedStatement(sql: "SELECT doc FROM fts_words_vocab WHERE term = ?")
+        let vocabulary = try db.cachedStatement(sql: "SELECT doc FROM fts_word_trigrams WHERE term = ?")
         var frequency: [String: Int] = [:]
         for gram in trigrams { frequency[gram] = try Int.fetchOne(vocabulary, arguments: [gram]) ?? 0 }
         // A trigram no word holds finds nothing; it still counts as one of the 3·d + 1.
@@ -54,15 +55,59 @@ enum TypoVocabulary {
         let rows = try String.fetchCursor(db.cachedStatement(sql: """
             SELECT padded FROM fts_words WHERE fts_words MATCH :m AND rowid >= :first AND rowid < :end
             """), arguments: ["m": expression, "first": rowid(length: shortest, n: 0), "end": rowid(length: longest + 1, n: 0)])
+        // Each edit changes the letter counts by at most 2 (L1 norm), so a word whose counts differ
+        // from the query's by more than 2·limit is rejected before the edit distance (ASCII words).
+        let ascii = word.utf8.allSatisfy { $0 < 0x80 }
+        var counts = [Int](repeating: 0, count: 128)
         var out: [(word: String, distance: Int)] = []
         while let paddedWord = try rows.next() {
-            let candidate = Array(paddedWord.unicodeScalars.dropFirst().dropLast())
-            if let d = EditDistance.distance(q, candidate, limit: limit) {
-                var scalars = String.UnicodeScalarView()
-                scalars.append(contentsOf: candidate)
-                out.append((String(scalars), d))
+            let candidate = paddedWord.dropFirst().dropLast()
+            if ascii, candidate.utf8.allSatisfy({ $0 < 0x80 }) {
+                for byte in candidate.utf8 { counts[Int(byte)] += 1 }
+                for byte in word.utf8 { counts[Int(byte)] -= 1 }
+                var difference = 0
+                for byte in candidate.utf8 {
+                    difference += abs(counts[Int(byte)])
+                    counts[Int(byte)] = 0
+                }
+                for byte in word.utf8 {
+                    difference += abs(counts[Int(byte)])
+                    counts[Int(byte)] = 0
+                }
+                if difference > 2 * limit { continue }
+            }
+            if let d = EditDistance.distance(q, Array(candidate.unicodeScalars), limit: limit) {
+                out.append((String(candidate), d))
             }
         }
         return out
+    }
+
+    /// Vocabulary words that hold one of `parts` (folded, three letters or more) inside or at their
+    /// start, at most `cap` of them (`capped` when more exist). Candidates hold every trigram of a
+    /// part; each is confirmed as a substring.
+    static func wordsContaining(_ parts: [String], cap: Int, in db: Database) throws -> (words: [String], capped: Bool) {
+        var out: [String] = []
+        var seen: Set<String> = []
+        for part in parts {
+            let scalars = Array(part.unicodeScalars)
+            guard scalars.count >= 3 else { continue }
+            var grams: [String] = []
+            for i in 0...(scalars.count - 3) {
+                var gram = String.UnicodeScalarView()
+                gram.append(contentsOf: scalars[i..<i + 3])
+                let text = String(gram)
+                if !grams.contains(text) { grams.append(text) }
+            }
+            let expression = grams.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ")
+            let rows = try String.fetchCursor(db.cachedStatement(sql: "SELECT padded FROM fts_words WHERE fts_words MATCH ?"), arguments: [expression])
+            while let padded = try rows.next() {
+                let word = String(padded.dropFirst().dropLast())
+                guard NameMatcher.contains(word, part), seen.insert(word).inserted else { continue }
+                if out.count == cap { return (out, true) }
+                out.append(word)
+            }
+        }
+        return (out, false)
     }
 }
