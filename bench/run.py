@@ -330,7 +330,9 @@ def section_search(smoke):
                                     "The floor for fuzzy is the first 20 rows of an OR of all the query's trigrams; for the other forms one FTS5 `MATCH` "
                                     "of the query's words as prefixes (for plurals, the plural as typed: the floor does not look for the singular).",
                                     "A search runs its tiers in order (exact, whole words, inflected forms, prefixes, word-internal, typos) and stops "
-                                    "once the page is full of hits no later tier can outrank; each tier reads at most 1,000–2,000 candidates."]}
+                                    "once the page is full of hits no later tier can outrank; each tier reads at most 500–2,000 taxa or names. "
+                                    "Word-internal matches and typos look up the vocabulary of distinct words (`fts_words`) first, then the taxa "
+                                    "holding the words found."]}
 
 
 def ensure_rapidfuzz():

@@ -312,7 +312,15 @@ public struct SearchService: Sendable {
         guard !long.isEmpty else { return ([], false) }
         var close: [[(word: String, distance: Int)]] = []
         for word in long {
-            let found = try WordVocabulary.closeWords(to: word, limit: allowedDistance(word), in: db)
+            var found = try WordVocabulary.closeWords(to: word, limit: allowedDistance(word), in: db)
+            if word.unicodeScalars.count == WordVocabulary.shortestWord {
+                // Spelled out: a four-letter word shares too few trigrams with its neighbours.
+                let known = Set(found.map(\.word))
+                // Shorter forms (`raxt` → `rat`) only within several words, where the whole name is compared.
+                let forms = WordVocabulary.oneEditForms(of: word).subtracting(known).filter { words.count > 1 || $0.count >= WordVocabulary.shortestWord }
+                found += forms.sorted().map { ($0, 1) }
+                if !known.contains(word) { found.append((word, 0)) }
+            }
             guard !found.isEmpty else { return ([], false) }
             close.append(found)
         }

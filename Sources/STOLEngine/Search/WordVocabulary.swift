@@ -9,7 +9,11 @@ import GRDB
 /// Each word of four letters or more (no digits) of `fts_taxa` is stored once, padded with a space at
 /// both ends, with rowid `length << 32 | n`: a band of lengths is a band of rowids, which FTS5 seeks
 /// to in each posting list. By the q-gram lemma a word within d edits of the query word misses at
-/// most 3·d of its padded trigrams, so any 3·d + 1 of them find every such word; the rarest are taken.
+/// most 3·d of its padded trigrams, so any 3·d + 1 of them find every such word; the rarest are
+/// taken. A transposition (one edit) can change 4 trigrams: from five letters (d = 2) one still
+/// leaves a shared trigram, but a word of four letters has too few (`bule` and `blue` share none),
+/// so its one-edit forms are spelled out instead (`oneEditForms`), shorter ones included
+/// (`raxt` → `rat`).
 enum WordVocabulary {
     /// Shortest word compared for typos, in letters: shorter words have too many near neighbours.
     static let shortestWord = 4
@@ -109,5 +113,38 @@ enum WordVocabulary {
             }
         }
         return (out, false)
+    }
+
+    /// Every string one edit (deletion, transposition, substitution or insertion of a letter a–z or
+    /// of the word's own) from `word`, the word itself excluded.
+    static func oneEditForms(of word: String) -> Set<String> {
+        let letters = Array(word)
+        var alphabet = Set("abcdefghijklmnopqrstuvwxyz")
+        alphabet.formUnion(letters)
+        var out: Set<String> = []
+        for i in letters.indices {
+            var deleted = letters
+            deleted.remove(at: i)
+            out.insert(String(deleted))
+            if i + 1 < letters.count {
+                var swapped = letters
+                swapped.swapAt(i, i + 1)
+                out.insert(String(swapped))
+            }
+            for c in alphabet where c != letters[i] {
+                var replaced = letters
+                replaced[i] = c
+                out.insert(String(replaced))
+            }
+        }
+        for i in 0...letters.count {
+            for c in alphabet {
+                var inserted = letters
+                inserted.insert(c, at: i)
+                out.insert(String(inserted))
+            }
+        }
+        out.remove(word)
+        return out.filter { !$0.isEmpty }
     }
 }
