@@ -2,7 +2,7 @@ import STOLRPC
 
 /// `taxon/lineages`: the lineages of many taxa at once, ids only, root first — the bulk form of
 /// `taxon/ancestors` for scripts and pipelines (taxopy's `Taxon.taxid_lineage`, reversed).
-public struct LineageBatch: Sendable, Equatable, JSONWritable {
+public struct LineageBatch: Encodable, Sendable, Equatable, JSONWritable {
     /// For each id asked, its ancestors' ids from the root down to its parent (empty for a root).
     public var lineages: [[Int64]]
     /// `tree` when answered from the in-memory index, `sql` when from the database.
@@ -14,14 +14,6 @@ public struct LineageBatch: Sendable, Equatable, JSONWritable {
             o.member("source", source)
         }
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(lineages, forKey: .lineages)
-        try container.encode(source, forKey: .source)
-    }
-
-    enum CodingKeys: String, CodingKey { case lineages, source }
 }
 
 extension CompareService {

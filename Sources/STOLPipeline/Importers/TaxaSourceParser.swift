@@ -98,7 +98,7 @@ public struct TaxaSourceParser {
                 result.taxa[index].status = status
             case "name":
                 let nameParts = value.split(separator: " ", maxSplits: 1).map(String.init)
-                guard nameParts.count == 2, Self.isLanguageTag(nameParts[0]) else {
+                guard nameParts.count == 2, BCP47.isLanguageTag(nameParts[0]) else {
                     issue("expected 'name <language> <common name>'")
                     return
                 }
@@ -121,7 +121,4 @@ public struct TaxaSourceParser {
         }
         return result
     }
-
-    /// A loose BCP-47 check: `en`, `es`, `pt-BR`, `zh-Hans`.
-    static func isLanguageTag(_ tag: String) -> Bool { BCP47.isLanguageTag(tag) }
 }
