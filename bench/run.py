@@ -762,10 +762,38 @@ def machine():
 
 
 def load_results():
+    """The stored figures of every section; a section missing from results.json (a fresh cache) is
+    read back from BENCHMARKS.md, so that `--only` never drops the sections it did not run."""
     try:
-        return json.load(open(cached("results.json")))
+        results = json.load(open(cached("results.json")))
     except (OSError, ValueError):
+        results = {}
+    for name, section in sections_from_markdown(os.path.join(ROOT, "BENCHMARKS.md")).items():
+        results.setdefault(name, section)
+    return results
+
+
+def sections_from_markdown(path):
+    """Parses the sections `write_markdown` wrote back into result records."""
+    try:
+        text = open(path).read()
+    except OSError:
         return {}
+    by_title = {title: name for name, title in TITLES.items()}
+    found = {}
+    for block in re.split(r"^## ", text, flags=re.M)[1:]:
+        lines = block.split("\n")
+        name = by_title.get(lines[0].strip())
+        measured = re.search(r"^Measured (.*?) on (.*)\.$", block, re.M)
+        command = re.search(r"^Command: `(.*)`$", block, re.M)
+        if not (name and measured and command):
+            continue
+        rows = [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+                for line in lines if line.startswith("| ") and not line.startswith("| what |")]
+        notes = [line[2:] for line in lines if line.startswith("- ")]
+        found[name] = {"rows": [r for r in rows if len(r) == 5], "notes": notes,
+                       "date": measured.group(1), "machine": measured.group(2), "command": command.group(1)}
+    return found
 
 
 def print_table(results):
