@@ -8,6 +8,10 @@ public struct MethodTable: Sendable {
         /// The contract type it was registered with, when it was (`RPCMethod`).
         public let contract: (any RPCMethod.Type)?
         let run: @Sendable (JSONValue?, RequestContext) async throws -> [UInt8]
+        /// The answer the method can give at once, on the intake thread, without a task: set for
+        /// reads that need no waiting. It returns nil whenever it cannot (the params did not
+        /// decode, the data is not ready, an error), and the request then runs as usual.
+        let immediate: (@Sendable (JSONValue?, ImmediateContext) -> [UInt8]?)?
     }
 
     private(set) var methods: [String: Method] = [:]
@@ -17,7 +21,34 @@ public struct MethodTable: Sendable {
     /// Registers the handler of the method `M`: its params decode into `M.Params` and its result
     /// encodes from `M.Result`.
     public mutating func on<M: RPCMethod>(_ method: M.Type, _ handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result) {
-        methods[M.name] = Method(name: M.name, ordering: M.ordering, contract: M.self) { params, context in
+        methods[M.name] = Method(name: M.name, ordering: M.ordering, contract: M.self, run: Self.running(M.self, handler), immediate: nil)
+    }
+
+    /// Registers the handler of the method `M` together with the answer it can give at once.
+    ///
+    /// `immediately` runs on the server's intake thread, in input order, for requests that need
+    /// not wait for earlier ones (a method that writes nothing, with no earlier writer of what it
+    /// reads, and no progress token). It must be quick and may block only briefly (a read SQLite
+    /// answers from its cache); it returns nil, or throws, when it cannot answer, and `handler`
+    /// then answers as usual, so that every error keeps one path.
+    public mutating func on<M: RPCMethod>(
+        _ method: M.Type,
+        immediately: @escaping @Sendable (M.Params, ImmediateContext) throws -> M.Result?,
+        _ handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
+    ) {
+        let immediate: @Sendable (JSONValue?, ImmediateContext) -> [UInt8]? = { params, context in
+            let quick = (M.Params.self as? any QuickDecodable.Type).flatMap { $0.init(quick: params) as? M.Params }
+            guard let decoded = quick ?? (try? ResultEncoding.decodeParams(M.Params.self, from: params)),
+                  let result = try? immediately(decoded, context) else { return nil }
+            return try? ResultEncoding.encode(result)
+        }
+        methods[M.name] = Method(name: M.name, ordering: M.ordering, contract: M.self, run: Self.running(M.self, handler), immediate: immediate)
+    }
+
+    private static func running<M: RPCMethod>(
+        _ method: M.Type, _ handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
+    ) -> @Sendable (JSONValue?, RequestContext) async throws -> [UInt8] {
+        { params, context in
             let decoded = try ResultEncoding.decodeParams(M.Params.self, from: params)
             return try ResultEncoding.encode(try await handler(decoded, context))
         }
@@ -29,10 +60,10 @@ public struct MethodTable: Sendable {
         ordering: MethodOrdering = .concurrent,
         _ handler: @escaping @Sendable (P, RequestContext) async throws -> R
     ) {
-        methods[name] = Method(name: name, ordering: ordering, contract: nil) { params, context in
+        methods[name] = Method(name: name, ordering: ordering, contract: nil, run: { params, context in
             let decoded = try ResultEncoding.decodeParams(P.self, from: params)
             return try ResultEncoding.encode(try await handler(decoded, context))
-        }
+        }, immediate: nil)
     }
 
     /// Registers a handler that reads raw params (object, array or nil) and returns raw JSON.
@@ -41,9 +72,9 @@ public struct MethodTable: Sendable {
         ordering: MethodOrdering = .concurrent,
         _ handler: @escaping @Sendable (JSONValue?, RequestContext) async throws -> JSONValue
     ) {
-        methods[name] = Method(name: name, ordering: ordering, contract: nil) { params, context in
+        methods[name] = Method(name: name, ordering: ordering, contract: nil, run: { params, context in
             JSONWriter.encode(try await handler(params, context))
-        }
+        }, immediate: nil)
     }
 
     /// Adds every method of `other`, replacing any of the same name.

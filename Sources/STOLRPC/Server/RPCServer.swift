@@ -124,7 +124,7 @@ public final class RPCServer: Sendable {
         let budget = options.outputBudgetBytes
         reader.start(
             gate: { output.waitUntilPending(below: budget) },
-            onEvent: { [self] event in receive(event) },
+            onEvent: { [self] event, read in receive(event, read: read) },
             onEnd: { [self] in inputEnded() }
         )
         var code: Int32 = 0
@@ -181,7 +181,7 @@ public final class RPCServer: Sendable {
 
     // MARK: Intake (reader thread)
 
-    private func receive(_ event: LineFramer.Event) {
+    private func receive(_ event: LineFramer.Event, read: Int) {
         // After `exit` or `stop` nothing more is read.
         if state.withLock({ $0.exitCode != nil }) { return }
         switch event {
@@ -192,11 +192,11 @@ public final class RPCServer: Sendable {
                 ["limit": .integer(options.maxMessageBytes), "size": .integer(size)])
             output.send(Envelope.response(id: .null, error: error))
         case .line(let bytes):
-            receive(line: bytes)
+            receive(line: bytes, read: read)
         }
     }
 
-    private func receive(line: [UInt8]) {
+    private func receive(line: [UInt8], read: Int) {
         // A batch over the cap is refused before it is parsed: its values alone could take
         // many times the line's size.
         if let entries = BatchEntryCounter.count(line), entries > options.maxBatchEntries {
@@ -225,10 +225,15 @@ public final class RPCServer: Sendable {
             output.send(Envelope.response(id: id, error: error))
         case .request(let request):
             if handleInline(request) { return }
+            let method = methods[request.method]
+            if let answer = answerImmediately(request, method: method, context: ImmediateContext(inputRead: read)) {
+                output.send(answer)
+                return
+            }
             beginWork()
             slots.wait()
             let output = self.output, slots = self.slots
-            start(request) { [self] bytes in
+            start(request, method: method) { [self] bytes in
                 if let bytes { output.send(bytes) }
                 slots.signal()
                 endWork()
@@ -261,7 +266,7 @@ public final class RPCServer: Sendable {
                     continue
                 }
                 slots.wait()
-                parts.append(start(request) { bytes in
+                parts.append(start(request, method: methods[request.method]) { bytes in
                     slots.signal()
                     if let bytes { output.reserve(bytes.count) }
                 })
@@ -313,11 +318,25 @@ public final class RPCServer: Sendable {
         return false
     }
 
+    /// The answer of a request whose method can answer at once (`MethodTable.on(_:immediately:_:)`),
+    /// given on the intake thread without a task; nil when it must run as usual. Only requests
+    /// with an id, no progress token and nothing to wait for qualify, and none once the server
+    /// is stopping or shut down (those answers stay on the usual path).
+    private func answerImmediately(_ request: Request, method: MethodTable.Method?, context: ImmediateContext) -> [UInt8]? {
+        guard let method, let immediate = method.immediate, let id = request.id,
+              method.ordering.writes.isEmpty, !method.ordering.closesIntake,
+              request.params?["_meta"] == nil,
+              !state.withLock({ $0.stopping || $0.shutDown }),
+              scheduler.dependencies(of: method.ordering).isEmpty,
+              let result = immediate(request.params, context)
+        else { return nil }
+        return Envelope.response(id: id, result: result)
+    }
+
     /// Starts a request's one task, after what its ordering makes it wait for. The task's value is
     /// the response bytes (nil for a notification), also handed to `deliver` when ready.
     @discardableResult
-    private func start(_ request: Request, deliver: @escaping @Sendable ([UInt8]?) -> Void) -> Work {
-        let method = methods[request.method]
+    private func start(_ request: Request, method: MethodTable.Method?, deliver: @escaping @Sendable ([UInt8]?) -> Void) -> Work {
         let ordering = method?.ordering ?? .concurrent
         let (serial, refusal) = state.withLock { s -> (Int, RPCError?) in
             s.nextSerial += 1

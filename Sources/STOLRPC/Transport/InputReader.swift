@@ -21,12 +21,13 @@ public final class InputReader: Sendable {
         self.chunkSize = chunkSize
     }
 
-    /// Starts the thread. `onEvent` runs on that thread for each line, in order; `onEnd` runs once
-    /// at end of input or on a read error. `gate` is called before each read and each line, and
-    /// may block.
+    /// Starts the thread. `onEvent` runs on that thread for each line, in order, with the number
+    /// of the `read(2)` that completed it (1, 2, …: everything in it was written before that read
+    /// returned); `onEnd` runs once at end of input or on a read error. `gate` is called before
+    /// each read and each line, and may block.
     public func start(
         gate: @escaping @Sendable () -> Void,
-        onEvent: @escaping @Sendable (LineFramer.Event) -> Void,
+        onEvent: @escaping @Sendable (LineFramer.Event, _ read: Int) -> Void,
         onEnd: @escaping @Sendable () -> Void
     ) {
         let fd = self.fd
@@ -35,6 +36,7 @@ public final class InputReader: Sendable {
         let thread = Thread {
             var framer = LineFramer(maxLineBytes: maxLineBytes)
             var chunk = [UInt8](repeating: 0, count: chunkSize)
+            var reads = 0
             while true {
                 gate()
                 let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, chunkSize) }
@@ -48,13 +50,14 @@ public final class InputReader: Sendable {
                     break
                 }
                 if count == 0 { break }
+                reads += 1
                 // Gate every line, not only every read: one read can hold hundreds of requests.
                 for event in framer.push(chunk[0..<count]) {
                     gate()
-                    onEvent(event)
+                    onEvent(event, reads)
                 }
             }
-            for event in framer.finish() { onEvent(event) }
+            for event in framer.finish() { onEvent(event, reads) }
             onEnd()
         }
         thread.name = "stol.rpc.reader"

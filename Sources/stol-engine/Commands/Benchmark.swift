@@ -38,7 +38,7 @@ struct Benchmark: AsyncParsableCommand {
             let reader = InputReader(fd: 0, maxLineBytes: 1 << 20)
             reader.start(
                 gate: { output.waitUntilPending(below: 1 << 20) },
-                onEvent: { event in
+                onEvent: { event, _ in
                     guard case .line(let line) = event else { return }
                     let value: JSONValue
                     do { value = try JSONParser.parse(line) } catch { return }
