@@ -181,11 +181,21 @@ import Testing
         #expect(await engines[2].result("database/activateReference")?["isReferenceActive"] == true)
         for n in [0, 1] { await Self.expectFollows(engines[n], source: "reference", taxaCount: kit.taxaCount, "engine \(n) after activate") }
 
+        // A taxon only the reference has, read (and so kept in the taxon cache) by the others.
+        let embedded = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let bundledIDs = Set(try SQLiteCLI.run(embedded, "SELECT id FROM taxa"))
+        let onlyInReference = try #require(try SQLiteCLI.run(kit.database, "SELECT id FROM taxa ORDER BY id").first { !bundledIDs.contains($0) }.flatMap(Int64.init))
+        for n in [1, 2] { #expect(await engines[n].result("taxon/get", .object(["id": .integer(onlyInReference)]))?["id"] == .integer(onlyInReference)) }
+
         // Delete in the first: nobody answers from the deleted file any more.
         for engine in engines { _ = engine.takeLines() }
         #expect(await engines[0].result("database/deactivateReference", .object(["delete": true]))?["referenceAvailable"] == false)
         #expect(!FileManager.default.fileExists(atPath: ReferenceTests.referenceFile(data).path))
         for n in [1, 2] {
+            // `taxon/get`, answered on the intake thread when nothing changed, looks at the disk
+            // first: the taxon it read a moment ago is gone with the reference.
+            let gone = await engines[n].call("taxon/get", .object(["id": .integer(onlyInReference)]))
+            #expect(gone?["error"]?["data"]?["kind"] == "taxonNotFound", "engine \(n) right after the delete: \(String(describing: gone))")
             // Asked before the watcher's next look, the engine still answers the truth.
             let info = await engines[n].result("database/info")
             #expect(info?["source"] == "bundled", "engine \(n) right after the delete: \(String(describing: info))")

@@ -37,7 +37,7 @@ package struct BulkStatement {
         }
     }
 
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
 
 extension BulkStatement.Value {

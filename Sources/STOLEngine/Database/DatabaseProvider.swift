@@ -11,7 +11,11 @@ import STOLSupport
 public actor DatabaseProvider {
     /// The bundled database: always present, never written.
     public let bundled: TaxonomyDatabase
-    private var active: TaxonomyDatabase
+    private var active: TaxonomyDatabase {
+        didSet { activeNowMirror.withLock { $0 = active } }
+    }
+    /// `active`, readable without entering the actor.
+    private nonisolated let activeNowMirror: Locked<TaxonomyDatabase>
     /// Held weakly: the engine owns the provider.
     private struct WeakCheck {
         weak var value: (any DataDirectoryFollower)?
@@ -22,6 +26,17 @@ public actor DatabaseProvider {
     public init(bundled: TaxonomyDatabase, active: TaxonomyDatabase? = nil) {
         self.bundled = bundled
         self.active = active ?? bundled
+        self.activeNowMirror = Locked(active ?? bundled)
+    }
+
+    /// The active database, without waiting, when the data directory is as the engine last saw
+    /// it; nil when a change another engine made must be caught up with first (then `current()`).
+    /// For answers given on the spot (`MethodTable.on(_:immediately:_:)`): `moment` is a number
+    /// that grows with the client's input (`ImmediateContext.inputRead`), and a look at the disk
+    /// made at one moment serves every request of the same moment.
+    public nonisolated func currentIfInStep(checkedAfter moment: Int) -> TaxonomyDatabase? {
+        if let follower = beforeServing.withLock({ $0.value }), !follower.isInStepWithDataDirectory(checkedAfter: moment) { return nil }
+        return activeNowMirror.withLock { $0 }
     }
 
     /// The database requests should read now, once the follower set by `setBeforeServing` has

@@ -23,8 +23,13 @@ public final class TaxonomyDatabase: Sendable {
     /// Whether `taxa` stores `child_count`; databases built before it was added are counted per query.
     public let storesChildCounts: Bool
     private let readers: [DatabaseQueue]
+    /// A connection of its own for `readNow`, so that reads on a caller's thread never queue
+    /// behind the pool's.
+    private let immediateReader: DatabaseQueue
     private let busy: Locked<[Int]>
     private let damageFound = Locked<DatabaseDamage?>(nil)
+    /// The taxa `taxon/get` read most recently.
+    let taxonCache = TaxonCache()
     /// `languages()`, once read.
     let languagesCache = Locked<[DatabaseLanguage]?>(nil)
 
@@ -51,7 +56,7 @@ public final class TaxonomyDatabase: Sendable {
         }
         var readers: [DatabaseQueue] = []
         do {
-            for _ in 0..<max(1, connections) {
+            for _ in 0..<max(1, connections) + 1 {
                 readers.append(try DatabaseQueue(path: Self.immutableURI(url), configuration: config))
             }
         } catch {
@@ -84,6 +89,7 @@ public final class TaxonomyDatabase: Sendable {
         }
         self.source = source
         self.url = url
+        self.immediateReader = readers.removeLast()
         self.readers = readers
         self.busy = Locked([Int](repeating: 0, count: readers.count))
         (self.schemaVersion, self.taxaCount, self.datasetInfo, self.storesChildCounts) = facts
@@ -104,10 +110,27 @@ public final class TaxonomyDatabase: Sendable {
         do {
             return try await readers[index].unsafeRead(body)
         } catch {
-            // Corrupt pages are a typed, reported condition, not an internal error.
-            guard let damage = DatabaseDamage.from(error, source: source) else { throw error }
-            damageFound.withLock { if $0 == nil { $0 = damage } }
-            throw damage
+            throw reported(error)
+        }
+    }
+
+    /// Corrupt pages are a typed, reported condition, not an internal error: the first damage
+    /// found is kept for `damage`, and the error becomes a `DatabaseDamage`.
+    private func reported(_ error: any Error) -> any Error {
+        guard let damage = DatabaseDamage.from(error, source: source) else { return error }
+        damageFound.withLock { if $0 == nil { $0 = damage } }
+        return damage
+    }
+
+    /// Runs `body` at once on the calling thread, on a connection of its own: for the quick reads
+    /// answered on the protocol's intake thread, never on the cooperative pool. Concurrent
+    /// callers take turns.
+    @available(*, noasync, message: "blocks the calling thread; use read(_:) from async code")
+    public func readNow<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try immediateReader.unsafeRead(body)
+        } catch {
+            throw reported(error)
         }
     }
 

@@ -4,4 +4,7 @@ protocol DataDirectoryFollower: AnyObject, Sendable {
     func catchUpWithDataDirectory() async
     /// Reopens, switches and follows settings after a change was seen.
     func followDataDirectory() async
+    /// Whether nothing on disk changed since the last catch-up, asked without waiting; one look
+    /// per `moment` (see `DataDirectoryWatch.isInStep(checkedAfter:)`).
+    func isInStepWithDataDirectory(checkedAfter moment: Int) -> Bool
 }

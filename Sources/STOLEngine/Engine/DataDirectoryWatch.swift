@@ -12,36 +12,68 @@ actor DataDirectoryWatch {
         var reference: FileIdentity?
     }
 
-    private let settingsURL: URL
-    private let referenceURL: URL
+    private nonisolated let settingsPath: String
+    private nonisolated let referencePath: String
     /// What the last catch-up started from; nil before the first.
     private var seen: Stamp?
     private var running: Task<Void, Never>?
+    /// What the engine is known to be in step with: the stamp of the last look that found nothing
+    /// new, or of the last catch-up once it ended (nil before the first and while one runs), and
+    /// the last moment `isInStep(checkedAfter:)` confirmed it.
+    private nonisolated let inStep = Locked<(stamp: Stamp?, confirmedAt: Int?)>((nil, nil))
 
     init(dataDirectory: URL) {
-        settingsURL = EngineSettings(dataDirectory: dataDirectory).url
-        referenceURL = ReferenceService.referenceURL(dataDirectory)
+        settingsPath = EngineSettings(dataDirectory: dataDirectory).url.path
+        referencePath = ReferenceService.referenceURL(dataDirectory).path
+    }
+
+    /// Whether the files are as they were when the engine last caught up, with no catch-up
+    /// running, for callers that cannot wait (answers given on the intake thread). False means:
+    /// go through `check` first.
+    ///
+    /// `moment` grows with the client's input (the read that delivered the request). The client
+    /// sent every request of one moment before that read returned, so one look at the disk made
+    /// after it (two `lstat` calls) answers for all of them.
+    nonisolated func isInStep(checkedAfter moment: Int) -> Bool {
+        let known = inStep.withLock { $0 }
+        guard let stamp = known.stamp else { return false }
+        if known.confirmedAt == moment { return true }
+        guard Self.stamp(settingsPath, referencePath) == stamp else { return false }
+        inStep.withLock { if $0.stamp == stamp { $0.confirmedAt = max($0.confirmedAt ?? moment, moment) } }
+        return true
+    }
+
+    private static func stamp(_ settings: String, _ reference: String) -> Stamp {
+        Stamp(settings: .of(path: settings), reference: .of(path: reference))
     }
 
     /// Has `follower` catch up when the files changed since the last catch-up started (or waits
     /// for the one running, then looks again).
     func check(_ follower: some DataDirectoryFollower) async {
-        let urls = (settings: settingsURL, reference: referenceURL)
+        let paths = (settings: settingsPath, reference: referencePath)
         while true {
             if let running {
                 await running.value
                 if self.running == running { self.running = nil }
                 continue
             }
-            let stamp = try? await OffPool.run { Stamp(settings: .of(urls.settings), reference: .of(urls.reference)) }
+            let stamp = try? await OffPool.run { Self.stamp(paths.settings, paths.reference) }
             // Another caller may have started a catch-up while this one read.
             if running != nil { continue }
-            guard let stamp, stamp != seen else { return }
+            guard let stamp else { return }
+            guard stamp != seen else {
+                inStep.withLock { if $0.stamp != stamp { $0 = (stamp, nil) } }
+                return
+            }
             seen = stamp
+            inStep.withLock { $0 = (nil, nil) }
             let task = Task { await follower.followDataDirectory() }
             running = task
             await task.value
-            if running == task { running = nil }
+            if running == task {
+                running = nil
+                inStep.withLock { $0 = (stamp, nil) }
+            }
             return
         }
     }

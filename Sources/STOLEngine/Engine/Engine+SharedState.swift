@@ -46,6 +46,10 @@ extension Engine: DataDirectoryFollower {
         await watch.check(self)
     }
 
+    func isInStepWithDataDirectory(checkedAfter moment: Int) -> Bool {
+        watch.isInStep(checkedAfter: moment)
+    }
+
     func followDataDirectory() async {
         if let database = await reference.follow() {
             await lca.prepare(database)

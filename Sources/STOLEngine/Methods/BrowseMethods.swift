@@ -2,9 +2,24 @@ import STOLRPC
 
 /// `database/info` and the `taxon/*` browse methods.
 enum BrowseMethods {
-    struct IDParams: Codable, Sendable {
+    struct IDParams: Codable, Sendable, QuickDecodable {
         var id: Int64
         var lang: String?
+
+        init(id: Int64, lang: String? = nil) {
+            self.id = id
+            self.lang = lang
+        }
+
+        /// `{"id": <integer>}` with an optional string `lang`; nil for any other shape.
+        init?(quick params: JSONValue?) {
+            guard case .number(let text)? = params?["id"], let id = Int64(text) else { return nil }
+            switch params?["lang"] {
+            case nil, .null?: self.init(id: id)
+            case .string(let lang)?: self.init(id: id, lang: lang)
+            default: return nil
+            }
+        }
     }
 
     /// For methods whose answer has no names in it, so no language.
@@ -196,7 +211,11 @@ enum BrowseMethods {
         table.on(ListLanguages.self) { _, _ in
             Languages(languages: try await engine.databases.current().languages())
         }
-        table.on(Get.self) { p, _ in
+        table.on(Get.self, immediately: { p, context in
+            // On the intake thread, while nothing on disk asks for a catch-up first.
+            guard let database = engine.databases.currentIfInStep(checkedAfter: context.inputRead) else { return nil }
+            return try TaxonomyStore(database: database).taxonNow(try Params.taxonID(p.id), lang: try Params.language(p.lang))
+        }) { p, _ in
             try await engine.store().taxon(try Params.taxonID(p.id), lang: try Params.language(p.lang))
         }
         table.on(ListRoots.self) { p, _ in

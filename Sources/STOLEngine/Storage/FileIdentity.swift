@@ -18,8 +18,13 @@ struct FileIdentity: Sendable, Equatable {
 
     /// The identity of what `url` names now, without following a link; nil when nothing is there.
     static func of(_ url: URL) -> FileIdentity? {
+        of(path: url.path)
+    }
+
+    /// The identity of what `path` names now, without following a link; nil when nothing is there.
+    static func of(path: String) -> FileIdentity? {
         var info = stat()
-        guard lstat(url.path, &info) == 0 else { return nil }
+        guard lstat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
         let modified = info.st_mtimespec
         #else

@@ -4,14 +4,12 @@ import GRDB
 /// The browse queries over one taxonomy database.
 public struct TaxonomyStore: Sendable {
     public let database: TaxonomyDatabase
-    /// `selectTaxon(in: database)`, and the same for one id.
+    /// `selectTaxon(in: database)`.
     private let select: String
-    private let selectByID: String
 
     public init(database: TaxonomyDatabase) {
         self.database = database
         self.select = Self.selectTaxon(in: database)
-        self.selectByID = select + " WHERE t.id = :id"
     }
 
     /// Filters and paging for `children`.
@@ -35,12 +33,27 @@ public struct TaxonomyStore: Sendable {
     }
 
     /// The taxon with `id`, with its preferred name in `lang` and child count.
+    /// Taxa read before come from the database's `TaxonCache`.
     public func taxon(_ id: Int64, lang: String = "en") async throws -> Taxon {
-        try await database.read { db in
-            var taxon = try self.taxon(db, id, lang: lang)
+        if let cached = database.taxonCache.taxon(id, lang: lang) { return cached }
+        return try await database.read { db in try self.disambiguatedTaxon(db, id, lang: lang) }
+    }
+
+    /// `taxon(_:lang:)` read at once on the calling thread (`TaxonomyDatabase.readNow`).
+    @available(*, noasync, message: "blocks the calling thread; use taxon(_:lang:) from async code")
+    public func taxonNow(_ id: Int64, lang: String = "en") throws -> Taxon {
+        if let cached = database.taxonCache.taxon(id, lang: lang) { return cached }
+        return try database.readNow { db in try disambiguatedTaxon(db, id, lang: lang) }
+    }
+
+    /// Reads a taxon whole (with its disambiguation) and keeps it in the cache.
+    private func disambiguatedTaxon(_ db: Database, _ id: Int64, lang: String) throws -> Taxon {
+        var (taxon, nameShared) = try taxonAndNameShared(db, id, lang: lang)
+        if nameShared {
             taxon.disambiguation = try Homonyms.disambiguation(id: id, scientificName: taxon.scientificName, rank: taxon.rank, in: db)
-            return taxon
         }
+        database.taxonCache.keep(taxon, lang: lang)
+        return taxon
     }
 
     /// The disambiguation of each of `ids` whose scientific name is shared (favourites keep ids);
@@ -152,11 +165,28 @@ public struct TaxonomyStore: Sendable {
     // MARK: Queries on one connection
 
     private func taxon(_ db: Database, _ id: Int64, lang: String) throws -> Taxon {
-        // The busiest query: a cached statement skips SQL compilation on every call.
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: selectByID), arguments: Self.arguments(lang, ["id": id])) else {
-            throw TaxonomyError.taxonNotFound(id)
+        try taxonAndNameShared(db, id, lang: lang).taxon
+    }
+
+    /// The busiest query (`taxon/get`): a cached statement read through SQLite's C API, which
+    /// also says whether another taxon has the same scientific name (then `Homonyms` has work).
+    private func taxonAndNameShared(_ db: Database, _ id: Int64, lang: String) throws -> (taxon: Taxon, nameShared: Bool) {
+        let sql = database.storesChildCounts ? Self.selectStoredByID : Self.selectCountedByID
+        let found = try db.cachedStatement(sql: sql).firstRawRow(
+            binding: [":id": .int(id), ":lang": .text(lang), ":primary": .text(Self.primaryLanguage(lang))]
+        ) { row in
+            let common = Self.commonName(from: row.text(8))
+            let taxon = Taxon(
+                id: row.int64(0) ?? id, parentId: row.int64(1),
+                rank: row.text(2).flatMap(Rank.init(rawValue:)),
+                scientificName: row.text(3) ?? "", author: row.text(4), year: row.int(5),
+                status: row.text(6).flatMap(TaxonStatus.init(rawValue:)) ?? .accepted,
+                conservationStatus: row.text(7).flatMap(ConservationStatus.init(rawValue:)),
+                preferredCommonName: common?.name, preferredCommonNameLang: common?.lang, childCount: row.int(9))
+            return (taxon, row.int64(10) == 1)
         }
-        return Self.taxon(from: row)
+        guard let found else { throw TaxonomyError.taxonNotFound(id) }
+        return found
     }
 
     private func ancestors(_ db: Database, _ id: Int64, lang: String) throws -> [Taxon] {
@@ -212,15 +242,33 @@ public struct TaxonomyStore: Sendable {
         database.storesChildCounts ? selectTaxonStored : selectTaxonCounted
     }
 
+    /// The common name is the best of the taxon's names by a score: the requested language (4),
+    /// then its primary subtag (2), then preferred (1); the lowest id among equals. Taking the
+    /// `max()` with bare columns (SQLite keeps them from the row holding the maximum) and comparing
+    /// with `=` instead of an `IN` list spares SQLite a sorter and a temporary index per taxon,
+    /// which were two thirds of a `taxon/get`.
     private static let selectColumns = """
         SELECT t.id, t.parent_id, t.rank, t.scientific_name, t.author, t.year, t.status, t.conservation,
-            (SELECT n.lang || char(31) || n.name FROM names n
-             WHERE n.taxon_id = t.id AND n.name_type IN ('common', 'vernacular') AND n.lang IN (:lang, :primary, 'en')
-             ORDER BY n.lang = :lang DESC, n.lang = :primary DESC, n.is_preferred DESC, n.id LIMIT 1) AS common_name,
+            (SELECT best.lang || char(31) || best.name FROM (
+                SELECT n.lang, n.name, max(((n.lang = :lang) * 4 + (n.lang = :primary) * 2 + (n.is_preferred > 0)) * 4294967296 - n.id)
+                FROM names n
+                WHERE n.taxon_id = t.id AND (+n.lang = :lang OR +n.lang = :primary OR +n.lang = 'en')
+                    AND (+n.name_type = 'common' OR +n.name_type = 'vernacular')) best
+             WHERE best.name IS NOT NULL) AS common_name,
         """
-    private static let selectTaxonStored = selectColumns + " t.child_count AS child_count FROM taxa t"
+    private static let storedChildCount = " t.child_count AS child_count"
     /// For databases built before `child_count` was stored.
-    private static let selectTaxonCounted = selectColumns + " (SELECT count(*) FROM taxa c WHERE c.parent_id = t.id) AS child_count FROM taxa t"
+    private static let countedChildCount = " (SELECT count(*) FROM taxa c WHERE c.parent_id = t.id) AS child_count"
+    private static let selectTaxonStored = selectColumns + storedChildCount + " FROM taxa t"
+    private static let selectTaxonCounted = selectColumns + countedChildCount + " FROM taxa t"
+    /// One taxon (`:id`), plus whether another taxon has its scientific name, in the index's
+    /// case-folded collation (`Homonyms` then keeps exact matches).
+    private static let nameSharedByID = """
+        , EXISTS (SELECT 1 FROM taxa h WHERE h.scientific_name = t.scientific_name COLLATE NOCASE AND h.id <> t.id) AS name_shared
+        FROM taxa t WHERE t.id = :id
+        """
+    private static let selectStoredByID = selectColumns + storedChildCount + nameSharedByID
+    private static let selectCountedByID = selectColumns + countedChildCount + nameSharedByID
 
     /// Named arguments for `selectTaxon` plus `extra`.
     static func arguments(_ lang: String, _ extra: [String: (any DatabaseValueConvertible)?] = [:]) -> StatementArguments {
