@@ -254,55 +254,44 @@ def taxon_get_lines(ids, n):
                        separators=(",", ":")).encode() + b"\n" for i in range(n)]
 
 
+def pipelined_rates(database, lines, runs, taxon_file):
+    """Requests per second of the engine on `database` and of the floor, each given `lines` at
+    once, alternating, `runs` times."""
+    engine_rates, floor_rates = [], []
+    for _ in range(runs):
+        for rates, engine in ((engine_rates, lambda: Engine(ENGINE, database)),
+                              (floor_rates, lambda: Engine(argv=[ENGINE, "benchmark", "floor", "--taxon", taxon_file]))):
+            with engine() as e:
+                e.call("ping")
+                seconds, out = e.pipelined(lines, len(lines))
+                assert b'"result"' in out[-1], out[-1][:300]
+                rates.append(len(lines) / seconds)
+    return summary(engine_rates), summary(floor_rates)
+
+
 def section_throughput(smoke):
     n = 2000 if smoke else 50000
     runs = 1 if smoke else 3
     ids = random_ids(EMBEDDED_DB, 1000)
-    lines = taxon_get_lines(ids, n)
     with Engine(ENGINE) as e:
         sample = e.call("taxon/get", {"id": ids[0]})
     taxon_file = os.path.join(tempfile.mkdtemp(prefix="stol-bench-"), "taxon.json")
     with open(taxon_file, "w") as f:
         json.dump(sample, f)
-    engine_rates, floor_rates = [], []
-    for _ in range(runs):
-        with Engine(ENGINE) as e:
-            e.call("ping")
-            seconds, out = e.pipelined(lines, n)
-            assert b'"result"' in out[-1], out[-1][:300]
-            engine_rates.append(n / seconds)
-        with Engine(argv=[ENGINE, "benchmark", "floor", "--taxon", taxon_file]) as e:
-            e.call("ping")
-            seconds, out = e.pipelined(lines, n)
-            floor_rates.append(n / seconds)
-    # The same, where no answer can come from the engine's taxon cache: every id asked once, on
-    # mammals+birds (22 k taxa), so each request reads SQLite.
-    cold_rates, cold_floor_rates, cold_n = [], [], 0
-    if not smoke:
-        mb = mammals_birds()
-        cold_ids = random_ids(mb, 20000)
-        cold_n = len(cold_ids)
-        cold_lines = taxon_get_lines(cold_ids, cold_n)
-        for _ in range(runs):
-            with Engine(ENGINE, mb) as e:
-                e.call("ping")
-                seconds, out = e.pipelined(cold_lines, cold_n)
-                assert b'"result"' in out[-1], out[-1][:300]
-                cold_rates.append(cold_n / seconds)
-            with Engine(argv=[ENGINE, "benchmark", "floor", "--taxon", taxon_file]) as e:
-                e.call("ping")
-                seconds, out = e.pipelined(cold_lines, cold_n)
-                cold_floor_rates.append(cold_n / seconds)
-    shutil.rmtree(os.path.dirname(taxon_file), ignore_errors=True)
-    es, fs = summary(engine_rates), summary(floor_rates)
     fmt = lambda s: f"{s['median']:,.0f} req/s (min {s['min']:,.0f}, max {s['max']:,.0f}, runs={s['n']})"
     floor_what = "floor: `benchmark floor` (same reader, parser, classifier, writer; fixed taxon JSON)"
+    es, fs = pipelined_rates(None, taxon_get_lines(ids, n), runs, taxon_file)
     rows = [[f"pipelined `taxon/get`, embedded database, {n:,} requests over {len(ids):,} ids (answers after the first of each id come from the taxon cache)",
              fmt(es), floor_what, fmt(fs), f"engine ÷ floor = {es['median'] / fs['median']:.2f}"]]
-    if cold_rates:
-        cs, cfs = summary(cold_rates), summary(cold_floor_rates)
-        rows.append([f"pipelined `taxon/get`, mammals+birds, {cold_n:,} requests, each id once (every answer read from SQLite)",
+    if not smoke:
+        # The same where no answer can come from the engine's taxon cache: every id asked once,
+        # on mammals+birds (22 k taxa), so each request reads SQLite.
+        mb = mammals_birds()
+        cold_ids = random_ids(mb, 20000)
+        cs, cfs = pipelined_rates(mb, taxon_get_lines(cold_ids, len(cold_ids)), runs, taxon_file)
+        rows.append([f"pipelined `taxon/get`, mammals+birds, {len(cold_ids):,} requests, each id once (every answer read from SQLite)",
                      fmt(cs), floor_what, fmt(cfs), f"engine ÷ floor = {cs['median'] / cfs['median']:.2f}"])
+    shutil.rmtree(os.path.dirname(taxon_file), ignore_errors=True)
     return {"rows": rows,
             "notes": [f"{len(sample and json.dumps(sample))} bytes of taxon JSON per answer; requests written by a thread while the answers are read.",
                       "`taxon/get` is answered on the engine's intake thread when nothing needs waiting for (ARCHITECTURE.md, step 5); "

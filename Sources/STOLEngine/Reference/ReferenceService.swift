@@ -170,12 +170,10 @@ public actor ReferenceService {
 
     /// Makes the imported reference database active; `switched` is false when it already was.
     public func activate() async throws(ReferenceError) -> (database: TaxonomyDatabase, switched: Bool) {
-        guard job == nil else { throw .importAlreadyInProgress }
-        let held = try lockDataDirectory()
-        defer { withExtendedLifetime(held) {} }
-        await gate.enter()
-        defer { gate.leave() }
-        let current = await provider.activeNow()
+        try await switching { current throws(ReferenceError) in try await activate(replacing: current) }
+    }
+
+    private func activate(replacing current: TaxonomyDatabase) async throws(ReferenceError) -> (database: TaxonomyDatabase, switched: Bool) {
         if current.source == .reference { return (current, false) }
         guard let file = FileIdentity.of(referenceURL) else { throw .referenceMissing }
         let database: TaxonomyDatabase
@@ -194,12 +192,21 @@ public actor ReferenceService {
     /// Makes the bundled database active and, with `delete`, removes the reference file (requests
     /// still reading it keep their open connection until they finish).
     public func deactivate(delete: Bool) async throws(ReferenceError) -> (database: TaxonomyDatabase, switched: Bool) {
+        try await switching { current throws(ReferenceError) in try await deactivate(replacing: current, delete: delete) }
+    }
+
+    /// Runs a switch of the active database: refused while an import runs, then with the data
+    /// directory's lock held and the gate passed; `body` gets the database active before it.
+    private func switching<T>(_ body: (TaxonomyDatabase) async throws(ReferenceError) -> T) async throws(ReferenceError) -> T {
         guard job == nil else { throw .importAlreadyInProgress }
         let held = try lockDataDirectory()
         defer { withExtendedLifetime(held) {} }
         await gate.enter()
         defer { gate.leave() }
-        let current = await provider.activeNow()
+        return try await body(await provider.activeNow())
+    }
+
+    private func deactivate(replacing current: TaxonomyDatabase, delete: Bool) async throws(ReferenceError) -> (database: TaxonomyDatabase, switched: Bool) {
         if current.source == .reference || settings.referenceActive {
             do { try settings.setReferenceActive(false) } catch { throw .settingsUnwritable("\(error)") }
         }

@@ -52,7 +52,7 @@ public final class InProcessClient: Sendable {
     /// `RPCError` the server would answer with.
     public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, progressToken: JSONValue? = nil) async throws -> JSONValue
     where M.Params: Encodable {
-        var object = try JSONParser.parse(try ResultEncoding.encode(params))
+        var object = try ResultEncoding.json(params)
         if let progressToken, case .object(var members) = object {
             members.append((key: "_meta", value: .object(["progressToken": progressToken])))
             object = .object(members)
@@ -73,13 +73,12 @@ public final class InProcessClient: Sendable {
 
     /// Calls a method by name with raw params, as a client that does not know its contract would.
     public func call(_ name: String, params: JSONValue?, progressToken: JSONValue? = nil) async throws -> JSONValue {
-        guard let method = table[name] else { throw RPCError.methodNotFound(name) }
         let id = nextID.withLock { $0 += 1; return $0 }
         let progress = progressToken.map { ProgressReporter(token: $0, notation: .dollarProgress, output: output) }
         let context = RequestContext(id: .number(String(id)), method: name, progress: progress, output: output, session: SessionControls(watchParent: { _ in }))
         defer { progress?.close() }
         do {
-            return try JSONParser.parse(try await method.run(params, context))
+            return try await table.call(name, params: params, context: context)
         } catch let error as any RPCErrorConvertible {
             throw error.rpcError
         }

@@ -89,8 +89,13 @@ public struct MethodTable: Sendable {
     /// methods this way. Returns the result as JSON; errors are thrown as the handler threw them.
     public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, context: RequestContext) async throws -> JSONValue
     where M.Params: Encodable {
-        guard let registered = methods[M.name] else { throw RPCError.methodNotFound(M.name) }
-        return try JSONParser.parse(try await registered.run(try JSONParser.parse(try ResultEncoding.encode(params)), context))
+        try await call(M.name, params: try ResultEncoding.json(params), context: context)
+    }
+
+    /// Runs the method named `name` with raw params within `context`'s request; the result as JSON.
+    public func call(_ name: String, params: JSONValue?, context: RequestContext) async throws -> JSONValue {
+        guard let registered = methods[name] else { throw RPCError.methodNotFound(name) }
+        return try JSONParser.parse(try await registered.run(params, context))
     }
 
     /// Every registered method name, sorted.

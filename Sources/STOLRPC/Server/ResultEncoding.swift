@@ -18,6 +18,11 @@ public enum ResultEncoding {
         return bytes
     }
 
+    /// A value as a `JSONValue`, encoded as `encode(_:)` would write it.
+    public static func json<R: Encodable>(_ value: R) throws -> JSONValue {
+        try JSONParser.parse(try encode(value))
+    }
+
     /// Decodes `params` into `P`, turning decoding failures into `-32602` naming the field.
     public static func decodeParams<P: Decodable>(_ type: P.Type, from params: JSONValue?) throws(RPCError) -> P {
         let value = params ?? .object([])
