@@ -57,6 +57,23 @@ import Testing
         #expect(!text.contains(0x0A))
     }
 
+    /// Strings that need no escape are copied whole; other characters led by 0xE2 (→, €) and
+    /// non-ASCII letters pass unchanged, in both the whole-copy and the byte-by-byte path.
+    @Test func copiesWhatNeedsNoEscape() throws {
+        for plain in ["Panthera leo", "Löwe 🦁", "a → b € c", "", "a→\u{2028}"] {
+            let text = JSONWriter.encode(.string(plain))
+            #expect(try JSONParser.parse(text) == .string(plain), "\(plain)")
+        }
+        #expect(String(decoding: JSONWriter.encode(.string("Löwe → 🦁")), as: UTF8.self) == "\"Löwe → 🦁\"")
+        var out: [UInt8] = []
+        JSONObject.write(into: &out) { o in
+            o.member("a", "x\"y")
+            o.member("b", ifPresent: nil as String?)
+            o.member(dynamic: "c\"d", 1)
+        }
+        #expect(String(decoding: out, as: UTF8.self) == #"{"a":"x\"y","c\"d":1}"#)
+    }
+
     @Test func rewritesSeparatorsInForeignJSON() {
         var bytes = Array("{\"x\":\"a\u{2028}b\"}".utf8)
         JSONWriter.escapeLineSeparators(&bytes)

@@ -20,7 +20,7 @@ extension Array: JSONWritable where Element: JSONWritable {
 extension Dictionary: JSONWritable where Key == String, Value: JSONWritable {
     public func writeJSON(into out: inout [UInt8]) {
         JSONObject.write(into: &out) { object in
-            for key in keys.sorted() { object.member(key, self[key]!) }
+            for key in keys.sorted() { object.member(dynamic: key, self[key]!) }
         }
     }
 }
@@ -57,8 +57,8 @@ public struct JSONObject {
         swap(&object.bytes, &out)
     }
 
-    /// Appends `"key":value`.
-    public mutating func member<Value: JSONWritable>(_ key: String, _ value: Value) {
+    /// Appends `"key":value` for a key only known at run time (escaped as any string).
+    public mutating func member<Value: JSONWritable>(dynamic key: String, _ value: Value) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
         JSONWriter.writeString(key, into: &bytes)
@@ -66,8 +66,19 @@ public struct JSONObject {
         value.writeJSON(into: &bytes)
     }
 
+    /// Appends `"key":value`. The key is a literal, copied as it is: the writers' keys are plain
+    /// ASCII names that need no escape.
+    public mutating func member<Value: JSONWritable>(_ key: StaticString, _ value: Value) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: #"":"#.utf8)
+        value.writeJSON(into: &bytes)
+    }
+
     /// Appends `"key":value` unless `value` is nil, as `JSONEncoder` leaves absent optionals out.
-    public mutating func member<Value: JSONWritable>(_ key: String, ifPresent value: Value?) {
+    public mutating func member<Value: JSONWritable>(_ key: StaticString, ifPresent value: Value?) {
         if let value { member(key, value) }
     }
 }

@@ -38,6 +38,16 @@ public enum JSONWriter {
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings need no escape at all: copied whole.
+        let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         // Byte by byte: everything but quotes, backslashes, controls and U+2028/U+2029 is copied.
         // The string is valid UTF-8, so 0xE2 always leads a three-byte sequence.
         var utf8 = string.utf8.makeIterator()
