@@ -3,8 +3,10 @@ import GRDB
 
 /// Completions for what a user has typed so far: distinct names, scientific and common, in which
 /// a word starts with the prefix (`bear` → "Brown bear", `snow l` → "Snow leopard"). Names that
-/// start with it come from a range scan of the folded-name index, names with a later word from
-/// the full-text index, both capped so a suggestion stays around a millisecond.
+/// start with it come from a range scan of the folded-name index. Names with a later word starting
+/// with it come from the vocabulary of distinct words (`fts_words`): the shortest words starting
+/// with the last word typed, then the taxa holding one of them (and the earlier words) in the
+/// full-text index. Both are capped so a suggestion stays around a millisecond on millions of names.
 public struct Autocomplete: Sendable {
     public let database: TaxonomyDatabase
 
@@ -12,8 +14,11 @@ public struct Autocomplete: Sendable {
         self.database = database
     }
 
-    /// Rows scanned from each index before ranking; enough for a useful top 20.
-    static let scanCap = 400
+    /// Names read from the folded-name index, and taxa from the full-text index, before ranking;
+    /// enough for a useful top 20.
+    static let scanCap = 200
+    /// Vocabulary words a partial last word may stand for, shortest first.
+    static let wordCap = 60
 
     public func suggestions(prefix: String, limit: Int, lang: String, filters: SearchFilters = SearchFilters()) async throws -> [Suggestion] {
         let folded = TextFolding.fold(prefix)
@@ -23,30 +28,44 @@ public struct Autocomplete: Sendable {
             let filter = filters.sql(range: nil)
             var args = filter.arguments
             args["p"] = folded
-            var rows = try Row.fetchAll(db.cachedStatement(sql: """
+            // Names holding the prefix at a word start, read by position from a cursor.
+            var rows: [(row: NameRow, found: Range<String.Index>)] = []
+            func read(_ statement: Statement, _ arguments: [String: (any DatabaseValueConvertible)?]) throws {
+                let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+                while let row = try cursor.next() {
+                    let name = NameRow(
+                        name: row[0], folded: row[1], taxonID: row[2], matchType: row[3], lang: row[4], scientificName: row[5],
+                        rank: row[6], conservation: row[7], status: row[8])
+                    if let found = Self.wordStart(of: folded, in: name.folded) { rows.append((name, found)) }
+                }
+            }
+            try read(db.cachedStatement(sql: """
                 SELECT \(columns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
                 WHERE s.folded >= :p AND s.folded < :p || char(1114111)\(filter.sql)
                 ORDER BY s.folded LIMIT \(Self.scanCap)
-                """), arguments: StatementArguments(args))
-            // Names with a later word starting with the prefix: taxa from the full-text index.
-            let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT \(Self.scanCap)"),
-                arguments: [query.ftsExpression])
-            if !taxa.isEmpty {
-                rows += try Row.fetchAll(db, sql: """
-                    SELECT \(columns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
-                    WHERE s.taxon_id IN (\(taxa.map(String.init).joined(separator: ",")))\(filter.sql)
-                    """, arguments: StatementArguments(filter.arguments))
+                """), args)
+            // Names with a later word starting with the prefix: taxa from the full-text index, then
+            // their names that hold the prefix at all (`instr`, before each is checked here).
+            if let expression = try Self.laterWordsExpression(query.tokens, in: db) {
+                let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT \(Self.scanCap)"),
+                    arguments: [expression])
+                if !taxa.isEmpty {
+                    args["taxa"] = SearchService.taxonList(taxa)
+                    try read(db.cachedStatement(sql: """
+                        SELECT \(columns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
+                        WHERE s.taxon_id IN (SELECT value FROM json_each(:taxa)) AND instr(s.folded, :p) > 0\(filter.sql)
+                        """), args)
+                }
             }
-            let preferred = try Self.preferredNames(db, taxa: Set(rows.map { $0[2] as Int64 }))
+            let preferred = try Self.preferredNames(db, taxa: Set(rows.map(\.row.taxonID)))
             var candidates: [(suggestion: Suggestion, key: [Int], folded: String)] = []
-            for row in rows {
-                let rowFolded: String = row[1]
-                guard let found = Self.wordStart(of: folded, in: rowFolded) else { continue }
-                let type: String = row[3]
-                let nameLang: String? = row[4]
-                let name: String = row[0]
-                let taxonID: Int64 = row[2]
-                let rank = (row[6] as String?).flatMap(Rank.init(rawValue:))
+            for (row, found) in rows {
+                let rowFolded = row.folded
+                let type = row.matchType
+                let nameLang = row.lang
+                let name = row.name
+                let taxonID = row.taxonID
+                let rank = row.rank.flatMap(Rank.init(rawValue:))
                 let isPreferred = preferred.contains(PreferredName(taxon: taxonID, name: name))
                 // Common names in the user's language (preferred ones first), scientific names,
                 // English names, other languages, synonyms.
@@ -64,11 +83,11 @@ public struct Autocomplete: Sendable {
                 let wordOrder = !wholeWord ? 2 : end == rowFolded.endIndex ? 0 : 1
                 let key = [
                     rowFolded == folded ? 0 : 1, typeOrder, wordOrder, found.lowerBound == rowFolded.startIndex ? 0 : 1, rank == .species ? 0 : 1,
-                    rowFolded.count, (row[8] as String) == "accepted" ? 0 : 1,
+                    rowFolded.count, row.status == "accepted" ? 0 : 1,
                 ]
                 let suggestion = Suggestion(
-                    text: name, taxonId: taxonID, matchType: type, lang: nameLang, scientificName: row[5], rank: rank,
-                    conservationStatus: (row[7] as String?).flatMap(ConservationStatus.init(rawValue:)))
+                    text: name, taxonId: taxonID, matchType: type, lang: nameLang, scientificName: row.scientificName, rank: rank,
+                    conservationStatus: row.conservation.flatMap(ConservationStatus.init(rawValue:)))
                 candidates.append((suggestion, key, rowFolded))
             }
             candidates.sort { a, b in
@@ -84,8 +103,40 @@ public struct Autocomplete: Sendable {
         }
     }
 
+    /// The full-text expression for taxa with a word starting with the last of `tokens` (and the
+    /// earlier ones as whole words): the last word itself or any of the `wordCap` shortest
+    /// vocabulary words starting with it. A last word of one letter is left out (too many words
+    /// start with it): the earlier words alone, or nil when there are none.
+    static func laterWordsExpression(_ tokens: [String], in db: Database) throws -> String? {
+        guard let last = tokens.last else { return nil }
+        var parts = tokens.dropLast().map { "\"\($0)\"" }
+        let padded = Array((" " + last).unicodeScalars)
+        if padded.count >= 3 {
+            // The vocabulary stores words padded with a space: those holding every trigram of " last"
+            // (no phrase queries with detail=none), by length as rowids are, each confirmed as a word start.
+            var grams: [String] = []
+            for i in 0...(padded.count - 3) {
+                var gram = String.UnicodeScalarView()
+                gram.append(contentsOf: padded[i..<i + 3])
+                grams.append("\"" + String(gram) + "\"")
+            }
+            let rows = try String.fetchCursor(db.cachedStatement(sql: WordVocabulary.matchingWordsSQL + " LIMIT \(scanCap)"),
+                arguments: ["m": grams.joined(separator: " AND ")])
+            var alternatives = [last]
+            let start = " " + last
+            while alternatives.count <= wordCap, let word = try rows.next() {
+                if word.hasPrefix(start), word != start + " " { alternatives.append(String(word.dropFirst().dropLast())) }
+            }
+            parts.append("(" + alternatives.map { "\"\($0)\"" }.joined(separator: " OR ") + ")")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " AND ")
+    }
+
     /// Where `prefix` starts a word of `folded` (at its start or after a non-letter), if it does.
     static func wordStart(of prefix: String, in folded: String) -> Range<String.Index>? {
+        if prefix.utf8.allSatisfy({ $0 < 0x80 }), folded.utf8.allSatisfy({ $0 < 0x80 }) {
+            return asciiWordStart(of: prefix, in: folded)
+        }
         var searchFrom = folded.startIndex
         while let found = folded.range(of: prefix, range: searchFrom..<folded.endIndex) {
             if found.lowerBound == folded.startIndex { return found }
@@ -96,6 +147,33 @@ public struct Autocomplete: Sendable {
         return nil
     }
 
+    /// `wordStart` for ASCII text, byte by byte, without Foundation's locale-aware search.
+    static func asciiWordStart(of prefix: String, in folded: String) -> Range<String.Index>? {
+        let haystack = Array(folded.utf8), needle = Array(prefix.utf8)
+        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
+        func isWordByte(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
+        for start in 0...(haystack.count - needle.count) where start == 0 || !isWordByte(haystack[start - 1]) {
+            if haystack[start..<start + needle.count].elementsEqual(needle) {
+                let lower = folded.utf8.index(folded.startIndex, offsetBy: start)
+                return lower..<folded.utf8.index(lower, offsetBy: needle.count)
+            }
+        }
+        return nil
+    }
+
+    /// One name read for suggesting (the columns `suggestions` selects).
+    struct NameRow {
+        var name: String
+        var folded: String
+        var taxonID: Int64
+        var matchType: String
+        var lang: String?
+        var scientificName: String
+        var rank: String?
+        var conservation: String?
+        var status: String
+    }
+
     struct PreferredName: Hashable {
         var taxon: Int64
         var name: String
@@ -104,7 +182,8 @@ public struct Autocomplete: Sendable {
     /// The preferred common names of `taxa`.
     static func preferredNames(_ db: Database, taxa: Set<Int64>) throws -> Set<PreferredName> {
         guard !taxa.isEmpty else { return [] }
-        let rows = try Row.fetchAll(db, sql: "SELECT taxon_id, name FROM names WHERE is_preferred = 1 AND taxon_id IN (\(taxa.map(String.init).joined(separator: ",")))")
+        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT taxon_id, name FROM names WHERE is_preferred = 1 AND taxon_id IN (SELECT value FROM json_each(?))"),
+            arguments: [SearchService.taxonList(Array(taxa))])
         return Set(rows.map { PreferredName(taxon: $0[0], name: $0[1]) })
     }
 

