@@ -22,12 +22,12 @@ import Testing
         return hit?["id"]?.int64Value ?? 0
     }
 
-    static let tierOrder = ["exact", "exact-folded", "whole-word", "inflected", "prefix", "word-internal", "all-names", "fuzzy"]
+    static let tierOrder = ["exact", "exact-folded", "exact-inflected", "whole-word", "inflected", "prefix", "word-internal", "all-names", "fuzzy"]
 
     @Test func eachResultSaysItsTierAndLanguage() async throws {
         let cases: [(query: String, name: String, tier: String, lang: String?)] = [
             ("Lion", "Lion", "exact", "en"), ("lowe", "Löwe", "exact-folded", "de"), ("elephant", "Asian elephant", "whole-word", "en"),
-            ("tigers", "Tiger", "inflected", "en"), ("panth", "Panthera", "prefix", nil), ("Fuchs", "Rotfuchs", "word-internal", "de"),
+            ("tigers", "Tiger", "exact-inflected", "en"), ("Löwen", "Löwe", "exact-inflected", "de"), ("bears", "Bears", "exact", "en"), ("panth", "Panthera", "prefix", nil), ("Fuchs", "Rotfuchs", "word-internal", "de"),
             ("leo lion", "Lion", "all-names", "en"), ("lyon", "Lion", "fuzzy", "en"), ("Panthera leo", "Panthera leo", "exact", nil),
         ]
         for c in cases {
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func tiersComeInOrderAndTyposNeverOutrankExactHits() async throws {
-        for query in ["lion", "bear", "Hund", "tigers", "mice", "wolf", "panth", "lyon", "Fuchs", "elefant", "a"] {
+        for query in ["lion", "bear", "Hund", "tigers", "lions", "bears", "mice", "wolf", "panth", "lyon", "Fuchs", "elefant", "a"] {
             let found = try await results(query, [("limit", 200)])
             let tiers = found.compactMap { $0["matchTier"]?.stringValue }.map { Self.tierOrder.firstIndex(of: $0) ?? 99 }
             #expect(tiers.count == found.count && !tiers.contains(99), "\(query)")
@@ -58,10 +58,51 @@ import Testing
         for (query, expected) in cases {
             let hit = try await results(query, [("limit", 10)]).first { $0["scientificName"]?.stringValue == expected }
             #expect(hit != nil, "\(query) → \(expected)")
-            #expect(["exact", "inflected", "whole-word"].contains(hit?["matchTier"]?.stringValue ?? ""), "\(query)")
+            #expect(["exact", "exact-inflected", "inflected", "whole-word"].contains(hit?["matchTier"]?.stringValue ?? ""), "\(query)")
         }
         // A plural is not a typo: no fuzzy matching was needed.
         #expect(try await response("wolves")?["result"]?["fuzzy"] == false)
+    }
+
+    /// A whole name in another number comes before whole-word plurals of other taxa, and within a
+    /// tier a taxon better known in the requested language (its children have common names) first.
+    @Test func wholeNamesInAnotherNumberAndBetterKnownTaxaFirst() async throws {
+        let database = try Fixtures.buildDatabase("""
+            kingdom Animalia
+            order Neuroptera
+            family Myrmeleontidae
+              name en Ant lions
+            genus Myrmeleon
+            species Myrmeleon formicarius
+            order Lepidoptera
+            genus Panthea
+            species Panthea acronyctoides
+            species Panthea coenobita
+              name en Pine-tree lappet
+            species Panthea furcilla
+            order Carnivora
+            genus Panthera
+            species Panthera leo
+              name en Lion
+            species Panthera tigris
+              name en Tiger
+            species Panthera onca
+              name en Jaguar
+
+            """)
+        let engine = try EngineProcess(["--database", database.path])
+        func top(_ query: String) async -> [JSONValue] {
+            await engine.result("search/query", .object(["query": .string(query), "limit": 3]))?["results"]?.arrayValue ?? []
+        }
+        let lions = await top("lions")
+        #expect(lions.first?["scientificName"] == "Panthera leo" && lions.first?["matchTier"] == "exact-inflected", "\(lions)")
+        #expect(lions.dropFirst().first?["scientificName"] == "Myrmeleontidae")
+        // Panthea is shorter, but Panthera's species have English names.
+        let panth = await top("panth")
+        #expect(panth.first?["scientificName"] == "Panthera", "\(panth)")
+        // In German neither genus is known: the shorter name first.
+        let german = await engine.result("search/query", .object(["query": "panth", "limit": 1, "lang": "de"]))?["results"]?.arrayValue ?? []
+        #expect(german.first?["scientificName"] == "Panthea")
     }
 
     @Test func compoundsAreFoundBelowWholeWords() async throws {

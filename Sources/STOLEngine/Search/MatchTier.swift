@@ -4,6 +4,9 @@ public enum MatchTier: String, Sendable, Comparable, CaseIterable {
     case exact
     /// The whole name once accents are set aside (`lowe` for "Löwe").
     case exactFolded = "exact-folded"
+    /// The whole name with the query's plurals in the singular (`lions` for "Lion", `house mice`
+    /// for "House mouse"): above whole words, so the lion comes before "ant lions".
+    case exactInflected = "exact-inflected"
     /// Every query word is a whole word of the name (`elephant` in "Asian elephant").
     case wholeWord = "whole-word"
     /// Whole words in another number (`wolves` for "Grey wolf", `Hund` for "Hunde").

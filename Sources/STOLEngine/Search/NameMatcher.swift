@@ -67,6 +67,12 @@ struct NameMatcher: Sendable {
                 worst = max(worst, best)
             }
             result = Match(tier: worst)
+            // The whole name with the query's plurals in the singular (`lions` → "Lion"; not
+            // `elephant` → "Elephants", which stays an inflection).
+            if worst == .inflected, words.count == tokens.count, let primary,
+                tokens.indices.allSatisfy({ words[$0] == tokens[$0] || (queryLemmas[$0][primary]?.contains(words[$0]) == true && words[$0] != tokens[$0]) }) {
+                result.tier = .exactInflected
+            }
             if let first = tokens.first, let firstWord = words.first {
                 result.atStart = firstWord.hasPrefix(first) || inflected(0, firstWord, primary: primary)
             }
@@ -77,7 +83,7 @@ struct NameMatcher: Sendable {
         }
         // A name that holds an accented query word once folded but not as typed lacks its
         // accents. Inflections may change accents (Wolf, Wölfe), so they are not held to them.
-        if accented != nil, result.tier != .exact, result.tier != .inflected {
+        if accented != nil, result.tier != .exact, result.tier != .inflected, result.tier != .exactInflected {
             let lower = name.lowercased()
             result.accentMismatch = accentedTokens.contains { nameFolded.contains($0.folded) && !lower.contains($0.typed) }
         }

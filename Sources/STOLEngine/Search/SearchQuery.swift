@@ -94,6 +94,23 @@ public struct SearchQuery: Sendable, Equatable {
         return any ? parts.joined(separator: " AND ") : nil
     }
 
+    /// The folded query and, when it is plain words, the same words with any of them in another
+    /// number (`lions` → "lion", `house mice` → "house mouse"): the whole names an
+    /// `exact-inflected` match may have. At most `wholeNameFormCap` of them.
+    public var wholeNameForms: [String] {
+        let words = tokens
+        guard words.joined(separator: " ") == folded else { return [folded] }
+        var out: [[String]] = [[]]
+        for word in words {
+            let forms = [word] + Inflection.forms(word).sorted()
+            out = out.flatMap { prefix in forms.map { prefix + [$0] } }.prefix(Self.wholeNameFormCap).map { $0 }
+        }
+        return out.map { $0.joined(separator: " ") }
+    }
+
+    /// Most whole-name forms looked up for one query.
+    static let wholeNameFormCap = 64
+
     /// For word-internal matches: per word of three letters or more, the word and its singulars of
     /// four letters or more (a compound's head: `Mäuse` in "Hausmaus"), any of which may lie inside
     /// a word of the name; empty when no word is that long.

@@ -4,10 +4,12 @@ import GRDB
 /// Full-text search over one taxonomy database, and listing by filters alone.
 ///
 /// Every taxon is ranked by its single best-matching name, in tiers (`MatchTier`): exact (accents
-/// as typed above accents folded), whole words, inflected forms, word prefixes, word-internal
-/// matches (compounds), words spread over several names, then typos. Within a tier, names in the
-/// user's language come first, then head nouns ("Asian elephant" for `elephant`), names before
-/// synonyms, accepted taxa, species, and shorter names. When the query has accents, names that
+/// as typed above accents folded), the whole name with the query's plurals singular, whole words, inflected forms,
+/// word prefixes, word-internal matches (compounds), words spread over several names, then typos.
+/// Within a tier, names in the user's language come first, then head nouns ("Asian elephant" for
+/// `elephant`), names before synonyms, accepted taxa, taxa known in the user's language (by a
+/// common name of their own, else through several children with one: *Panthera* before the moth
+/// genus *Panthea*), shorter names, and species. When the query has accents, names that
 /// lack them come after those that have them. Each tier's candidates come from an index and are
 /// judged by `NameMatcher`; tiers stop once the page is full of better hits. Typos are looked for
 /// when fewer than 3 taxa matched and none as typed, whole word or inflected. Queries are never
@@ -94,6 +96,10 @@ public struct SearchService: Sendable {
         var atEnd = false
         var atStart = false
         var accentMismatch = false
+        /// Whether the taxon is known in the user's language: it has a common name in it, or at least
+        /// half of its children (of the first `sampledChildren`) have one. Known taxa first within a
+        /// tier (`markKnown`).
+        var known = false
         /// For an all-names hit, the worst relation of a query word to the taxon's names.
         var spread = MatchTier.exact
         /// Set once the hits are ordered (`scored`).
@@ -101,8 +107,8 @@ public struct SearchService: Sendable {
 
         /// Sort key: typos last; names lacking the query's accents after those that have them;
         /// tier; (typos) edits, (all names) how loosely the words matched; the user's language;
-        /// head nouns; name starts; names before synonyms; accepted taxa; shorter names; species;
-        /// finally name and id.
+        /// head nouns; name starts; names before synonyms; accepted taxa; known taxa; shorter names;
+        /// species; finally name and id.
         static func ordered(_ a: Hit, _ b: Hit) -> Bool {
             let fuzzyA = a.tier == .fuzzy, fuzzyB = b.tier == .fuzzy
             if fuzzyA != fuzzyB { return !fuzzyA }
@@ -116,6 +122,7 @@ public struct SearchService: Sendable {
             let synonymA = a.matchType == "synonym", synonymB = b.matchType == "synonym"
             if synonymA != synonymB { return !synonymA }
             if a.status != b.status { return statusOrder(a.status) < statusOrder(b.status) }
+            if a.known != b.known { return a.known }
             if a.nameLength != b.nameLength { return a.nameLength < b.nameLength }
             let speciesA = a.rank == .species, speciesB = b.rank == .species
             if speciesA != speciesB { return speciesA }
@@ -141,6 +148,36 @@ public struct SearchService: Sendable {
 
     /// `ids` as a JSON array, for `namesOfTaxaSQL`.
     static func taxonList(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
+
+    /// `strings` as a JSON array, for `json_each`.
+    static func jsonArray(_ strings: [String]) -> String {
+        (try? String(data: JSONEncoder().encode(strings), encoding: .utf8)) ?? "[]"
+    }
+
+    /// Children looked at to decide whether a taxon without a common name is known (`Hit.known`).
+    static let sampledChildren = 20
+
+    /// Sets each hit's `known` (see `Hit.known`): a hit on a common name in `lang` is known; the
+    /// others are looked up in one statement.
+    static func markKnown(_ hits: inout [Hit], lang: String, in db: Database) throws {
+        var unknown: [Int64] = []
+        for i in hits.indices {
+            if hits[i].matchType == "common", languageOrder(hits[i].lang, lang) == 0 { hits[i].known = true } else { unknown.append(hits[i].taxonID) }
+        }
+        guard hits.count > 1, !unknown.isEmpty else { return }
+        let primary = Inflection.primary(lang) ?? lang
+        let named = "(n.lang = :lang OR n.lang LIKE :regional) AND n.name_type IN ('common', 'vernacular')"
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT value FROM json_each(:taxa)
+            WHERE EXISTS (SELECT 1 FROM names n WHERE n.taxon_id = value AND \(named))
+                OR (SELECT sum(k) > 0 AND 2 * sum(k) >= count(*) FROM (
+                    SELECT EXISTS (SELECT 1 FROM names n WHERE n.taxon_id = c.id AND \(named)) AS k
+                    FROM taxa c WHERE c.parent_id = value LIMIT \(sampledChildren)))
+            """), arguments: ["taxa": taxonList(unknown), "lang": primary, "regional": primary + "-%"])
+        var known: Set<Int64> = []
+        while let row = try rows.next() { known.insert(row[0]) }
+        for i in hits.indices where known.contains(hits[i].taxonID) { hits[i].known = true }
+    }
 
     static func rankedHits(
         _ db: Database, _ query: SearchQuery, _ options: Options, filter: (sql: String, arguments: [String: (any DatabaseValueConvertible)?])
@@ -192,6 +229,12 @@ public struct SearchService: Sendable {
             }
             return false
         }
+        /// The hits in order, once each says whether its taxon is known in the user's language.
+        func finish() throws -> (hits: [Hit], capped: Bool) {
+            var hits = Array(best.values)
+            try markKnown(&hits, lang: lang, in: db)
+            return (scored(hits.sorted(by: Hit.ordered)), capped)
+        }
         func fetch(_ sql: String, _ args: StatementArguments, cap: Int) throws -> [CandidateName] {
             let rows = try CandidateName.fetchAll(db.cachedStatement(sql: sql), arguments: args)
             if rows.count >= cap { capped = true }
@@ -211,16 +254,16 @@ public struct SearchService: Sendable {
 
         consider(try fetch("""
             SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
-            WHERE s.folded = :q\(filter.sql) LIMIT \(exactCap)
-            """, arguments(["q": query.folded]), cap: exactCap), acrossNames: false)
-        if full(after: .exactFolded) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
+            WHERE s.folded IN (SELECT value FROM json_each(:forms))\(filter.sql) LIMIT \(exactCap)
+            """, arguments(["forms": jsonArray(query.wholeNameForms)]), cap: exactCap), acrossNames: false)
+        if full(after: .exactInflected) { return try finish() }
 
         try considerTaxaMatching(query.wholeWordExpression)
-        if full(after: .wholeWord) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
+        if full(after: .wholeWord) { return try finish() }
 
         if let inflected = query.inflectedExpression {
             try considerTaxaMatching(inflected)
-            if full(after: .inflected) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
+            if full(after: .inflected) { return try finish() }
         }
 
         consider(try fetch("""
@@ -229,7 +272,7 @@ public struct SearchService: Sendable {
             ORDER BY s.folded LIMIT \(prefixCap)
             """, arguments(["q": query.folded]), cap: prefixCap), acrossNames: false)
         try considerTaxaMatching(query.ftsExpression, cap: prefixCap)
-        if full(after: .prefix) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
+        if full(after: .prefix) { return try finish() }
 
         // Word-internal: the vocabulary words holding each query word (or a singular) inside, then
         // the taxa holding such a word for every query word.
@@ -243,7 +286,7 @@ public struct SearchService: Sendable {
             }
             try considerTaxaMatching(alternatives.joined(separator: " AND "), cap: internalCap)
         }
-        if full(after: .allNames) { return (scored(best.values.sorted(by: Hit.ordered)), capped) }
+        if full(after: .allNames) { return try finish() }
 
         // Typos are looked for only when the query is no name or word as typed (nor an inflection
         // of one) and fewer than 3 taxa matched: a correctly spelled name is not padded with noise.
@@ -258,7 +301,7 @@ public struct SearchService: Sendable {
             }
             best.merge(closest) { $1 }
         }
-        return (scored(best.values.sorted(by: Hit.ordered)), capped)
+        return try finish()
     }
 
     static func hit(_ row: CandidateName, match: NameMatcher.Match, lang: String) -> Hit {
@@ -429,18 +472,19 @@ public struct SearchService: Sendable {
 
     static func results(_ db: Database, _ hits: [Hit], query: SearchQuery, lang: String, select: String) throws -> [SearchResult] {
         guard !hits.isEmpty else { return [] }
-        let ids = hits.map(\.taxonID)
-        let placeholders = ids.map { String($0) }.joined(separator: ",")
+        // Ids as one JSON array, so each statement is prepared once per connection, not per search.
         var taxa: [Int64: Taxon] = [:]
-        var fetched = try Row.fetchAll(db, sql: select + " WHERE t.id IN (\(placeholders))", arguments: TaxonomyStore.arguments(lang))
+        var fetched = try Row.fetchAll(db.cachedStatement(sql: select + " WHERE t.id IN (SELECT value FROM json_each(:taxa))"),
+            arguments: TaxonomyStore.arguments(lang, ["taxa": taxonList(hits.map(\.taxonID))]))
             .map(TaxonomyStore.taxon(from:))
         try Homonyms.disambiguate(&fetched, in: db)
         for taxon in fetched { taxa[taxon.id] = taxon }
         // Names of all-names hits, to say which one matched.
         var namesByTaxon: [Int64: [(name: String, folded: String, type: String, lang: String?)]] = [:]
-        let unresolved = hits.filter { $0.name == nil }.map { String($0.taxonID) }
+        let unresolved = hits.filter { $0.name == nil }.map(\.taxonID)
         if !unresolved.isEmpty {
-            for row in try Row.fetchAll(db, sql: "SELECT taxon_id, name, folded, match_type, lang FROM search_names WHERE taxon_id IN (\(unresolved.joined(separator: ","))) ORDER BY id") {
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT taxon_id, name, folded, match_type, lang FROM search_names WHERE taxon_id IN (SELECT value FROM json_each(:taxa)) ORDER BY id"),
+                arguments: ["taxa": taxonList(unresolved)]) {
                 namesByTaxon[row["taxon_id"], default: []].append((row["name"], row["folded"], row["match_type"], row["lang"]))
             }
         }
@@ -498,7 +542,7 @@ public struct SearchService: Sendable {
         if hit.accentMismatch && hit.tier != .fuzzy {
             // Below every accent-agreeing tier but typos: 0.44 down to 0.37.
             switch hit.tier {
-            case .exact, .exactFolded: return 0.44
+            case .exact, .exactFolded, .exactInflected: return 0.44
             case .wholeWord: return 0.43
             case .inflected: return 0.41
             case .prefix: return 0.39
@@ -508,6 +552,7 @@ public struct SearchService: Sendable {
         switch hit.tier {
         case .exact: return 1.0
         case .exactFolded: return 0.95
+        case .exactInflected: return 0.92
         case .wholeWord: return 0.9
         case .inflected: return 0.8
         case .prefix: return 0.7
