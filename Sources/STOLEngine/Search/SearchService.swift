@@ -47,7 +47,7 @@ public struct SearchService: Sendable {
     /// How many candidates each tier may contribute; fixed (not derived from the page) so that
     /// every page of one query is cut from the same ordered list.
     static let exactCap = 1_000
-    static let fullTextCap = 2_000
+    static let fullTextCap = 1_000
     /// Names starting with the query, and taxa with a word starting with each query word: a prefix
     /// of a few letters matches tens of thousands of names on millions of taxa.
     static let prefixCap = 500
@@ -55,7 +55,7 @@ public struct SearchService: Sendable {
     /// Vocabulary words holding a query word inside, per query word.
     static let internalWordCap = 300
     /// Taxa whose names are checked for typos (`fuzzyHits`).
-    static let fuzzyCap = 2_000
+    static let fuzzyCap = 500
     /// A listing by filters counts at most this many taxa.
     public static let listingCap = 10_000
 
