@@ -4,12 +4,12 @@ import GRDB
 /// Full-text search over one taxonomy database, and listing by filters alone.
 ///
 /// Every taxon is ranked by its single best-matching name, in tiers (`MatchTier`): exact (accents
-/// as typed above accents folded), the whole name with the query's plurals singular, whole words, inflected forms,
-/// word prefixes, word-internal matches (compounds), words spread over several names, then typos.
-/// Within a tier, names in the user's language come first, then head nouns ("Asian elephant" for
-/// `elephant`), names before synonyms, accepted taxa, taxa known in the user's language (by a
-/// common name of their own, else through several children with one: *Panthera* before the moth
-/// genus *Panthea*), shorter names, and species. When the query has accents, names that
+/// as typed above accents folded), the whole name with the query's plurals in the singular, whole
+/// words, inflected forms, word prefixes, word-internal matches (compounds), words spread over
+/// several names, then typos. Within a tier, names in the user's language come first, then head
+/// nouns ("Asian elephant" for `elephant`), names before synonyms, accepted taxa, taxa known in the
+/// user's language (a common name of their own, or half of their first children with one:
+/// *Panthera* before the moth genus *Panthea*), shorter names, and species. When the query has accents, names that
 /// lack them come after those that have them. Each tier's candidates come from an index and are
 /// judged by `NameMatcher`; tiers stop once the page is full of better hits. Typos are looked for
 /// when fewer than 3 taxa matched and none as typed, whole word or inflected. Queries are never
