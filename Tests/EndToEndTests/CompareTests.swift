@@ -214,6 +214,49 @@ import Testing
         #expect(await engine.result("taxon/lineages", .object(["ids": .array([])]))?["lineages"] == .array([]))
     }
 
+    /// Waits until the engine's in-memory tree has been built (or given up).
+    static func waitForTree(_ engine: EngineProcess) async throws -> JSONValue? {
+        var stats = await engine.result("compare/stats")
+        for _ in 0..<500 where stats?["state"] == "building" {
+            try await Task.sleep(for: .milliseconds(10))
+            stats = await engine.result("compare/stats")
+        }
+        return stats?["state"]
+    }
+
+    /// On the embedded database, `taxon/ancestors` and `compare/taxa` answer the same bytes from
+    /// the in-memory tree as from SQL (an engine whose tree limit is 10 nodes).
+    @Test func ancestorsAndComparisonsFromTheTreeEqualThoseFromSQL() async throws {
+        let tree = try EngineProcess(), sql = try EngineProcess(["--lca-max-nodes", "10"])
+        #expect(try await Self.waitForTree(tree) == "ready")
+        #expect(try await Self.waitForTree(sql) == "disabled")
+        let ids = try EmbeddedDatabaseTests.query("SELECT id FROM taxa ORDER BY id").compactMap { Int64($0) }
+        #expect(ids.count > 1000)
+        /// The answer without its id (the two engines have seen different numbers of requests).
+        func answer(_ engine: EngineProcess, _ method: String, _ params: JSONValue) async -> JSONValue? {
+            let message = await engine.call(method, params)
+            return message?["result"] ?? message?["error"]
+        }
+        for (i, id) in ids.enumerated() {
+            var params: [(key: String, value: JSONValue)] = [("id", .integer(id))]
+            if i % 3 == 0 { params.append(("lang", .string(["es", "pt-BR", "de"][i % 9 / 3]))) }
+            let fromTree = await answer(tree, "taxon/ancestors", .object(params))
+            let fromSQL = await answer(sql, "taxon/ancestors", .object(params))
+            #expect(fromTree?["ancestors"] != nil && fromTree == fromSQL, "\(id)")
+        }
+        let unknown = JSONValue.object(["id": 99_999_999])
+        #expect(await answer(tree, "taxon/ancestors", unknown)?["code"] == -32002)
+        #expect(await answer(tree, "taxon/ancestors", unknown) == (await answer(sql, "taxon/ancestors", unknown)))
+        var rng = SplitMix64(seed: 19)
+        for k in 0..<400 {
+            let a = ids[Int(rng.next() % UInt64(ids.count))], b = k % 10 == 0 ? a : ids[Int(rng.next() % UInt64(ids.count))]
+            let params = JSONValue.object(["a": .integer(a), "b": .integer(b), "lang": .string(k % 2 == 0 ? "en" : "es")])
+            let fromTree = await answer(tree, "compare/taxa", params)
+            #expect(fromTree?["pathFromA"] != nil || fromTree?["data"]?["kind"] == "noCommonAncestor")
+            #expect(fromTree == (await answer(sql, "compare/taxa", params)), "\(a) vs \(b)")
+        }
+    }
+
     @Test func relativesOfTheLion() async throws {
         let engine = try engine()
         let leo = try id("Panthera leo")

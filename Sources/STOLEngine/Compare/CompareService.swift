@@ -28,15 +28,23 @@ public struct CompareService: Sendable {
     public func compare(
         _ a: Int64, _ b: Int64, lang: String, includeTraitSimilarity: Bool = true, in database: TaxonomyDatabase, using snapshot: LCASnapshot?
     ) async throws -> TaxaComparison {
-        let pathA: [Int64], pathB: [Int64]
+        let select = TaxonomyStore.selectTaxon(in: database)
+        let fromA: [Taxon], fromB: [Taxon], traits: ([Trait], [Trait])
         if let snapshot {
             guard let na = snapshot.node(for: a) else { throw TaxonomyError.taxonNotFound(a) }
             guard let nb = snapshot.node(for: b) else { throw TaxonomyError.taxonNotFound(b) }
             guard let common = snapshot.index.lca(na, nb) else { throw CompareError.noCommonAncestor(a, b) }
-            pathA = snapshot.path(from: na, upTo: common).map(snapshot.id(of:))
-            pathB = snapshot.path(from: nb, upTo: common).map(snapshot.id(of:))
+            let pathA = snapshot.path(from: na, upTo: common), pathB = snapshot.path(from: nb, upTo: common)
+            // Both paths in one read; the clades near the root usually come from the tree's cache.
+            let (taxa, read) = try await database.read { db in
+                (try TaxonomyStore.taxa(db, nodes: pathA + pathB, in: snapshot, lang: lang, select: select),
+                 (try TaxonomyStore.traits(db, a), try TaxonomyStore.traits(db, b)))
+            }
+            fromA = Array(taxa[..<pathA.count])
+            fromB = Array(taxa[pathA.count...])
+            traits = read
         } else {
-            (pathA, pathB) = try await database.read { db in
+            let (pathA, pathB) = try await database.read { db in
                 let chainA = try Self.chain(db, a)
                 guard !chainA.isEmpty else { throw TaxonomyError.taxonNotFound(a) }
                 let chainB = try Self.chain(db, b)
@@ -46,21 +54,22 @@ public struct CompareService: Sendable {
                 guard let i = chainA.firstIndex(where: { positionInB[$0] != nil }) else { throw CompareError.noCommonAncestor(a, b) }
                 return (Array(chainA[...i]), Array(chainB[...positionInB[chainA[i]]!]))
             }
+            let (taxa, read) = try await database.read { db in
+                (try TaxonomyStore.taxaByID(db, pathA + pathB, lang: lang, select: select), (try TaxonomyStore.traits(db, a), try TaxonomyStore.traits(db, b)))
+            }
+            func get(_ id: Int64) throws -> Taxon {
+                guard let t = taxa[id] else { throw TaxonomyError.taxonNotFound(id) }
+                return t
+            }
+            fromA = try pathA.map(get)
+            fromB = try pathB.map(get)
+            traits = read
         }
-        let select = TaxonomyStore.selectTaxon(in: database)
-        let (taxa, traits) = try await database.read { db in
-            (try Self.taxa(db, Set(pathA + pathB), lang: lang, select: select), (try TaxonomyStore.traits(db, a), try TaxonomyStore.traits(db, b)))
-        }
-        func get(_ id: Int64) throws -> Taxon {
-            guard let t = taxa[id] else { throw TaxonomyError.taxonNotFound(id) }
-            return t
-        }
-        let fromA = try pathA.map(get), fromB = try pathB.map(get)
         let common = fromA[fromA.count - 1]
         let traitsCompared = TraitComparison.compare(traits.0, traits.1)
         return TaxaComparison(
             a: fromA[0], b: fromB[0], lca: common, pathFromA: fromA, pathFromB: fromB,
-            taxonomicDistance: pathA.count + pathB.count - 2,
+            taxonomicDistance: fromA.count + fromB.count - 2,
             sharedClade: SharedClade(a: fromA[0], b: fromB[0], lca: common),
             sharedCladeDescription: Self.describe(fromA[0], fromB[0], common),
             traitSimilarity: includeTraitSimilarity ? traitsCompared.similarity : nil,
@@ -161,7 +170,7 @@ public struct CompareService: Sendable {
     func materialise(_ chosen: [Candidate], source: RelativesSource, truncated: Bool, lang: String, in database: TaxonomyDatabase) async throws -> RelativesResult {
         let ids = Set(chosen.flatMap { [$0.id, $0.lca] })
         let select = TaxonomyStore.selectTaxon(in: database)
-        let taxa = try await database.read { db in try Self.taxa(db, ids, lang: lang, select: select) }
+        let taxa = try await database.read { db in try TaxonomyStore.taxaByID(db, ids, lang: lang, select: select) }
         var out: [Relative] = []
         for (i, c) in chosen.enumerated() {
             guard let taxon = taxa[c.id], let lca = taxa[c.lca] else { throw TaxonomyError.taxonNotFound(taxa[c.id] == nil ? c.id : c.lca) }
@@ -241,21 +250,6 @@ public struct CompareService: Sendable {
             )
             SELECT id FROM up ORDER BY level
             """), arguments: [id])
-    }
-
-    /// Taxa by id, with preferred names in `lang`.
-    static func taxa(_ db: Database, _ ids: Set<Int64>, lang: String, select: String) throws -> [Int64: Taxon] {
-        var out: [Int64: Taxon] = [:]
-        for chunk in chunks(Array(ids)) {
-            var values: [String: (any DatabaseValueConvertible)?] = [:]
-            for (i, id) in chunk.enumerated() { values["i\(i)"] = id }
-            let list = chunk.indices.map { ":i\($0)" }.joined(separator: ",")
-            for row in try Row.fetchAll(db, sql: select + " WHERE t.id IN (\(list))", arguments: TaxonomyStore.arguments(lang, values)) {
-                let taxon = TaxonomyStore.taxon(from: row)
-                out[taxon.id] = taxon
-            }
-        }
-        return out
     }
 
     static func names(_ db: Database, _ ids: [Int64]) throws -> [Int64: String] {

@@ -5,7 +5,8 @@ import Logging
 import STOLSupport
 
 /// The in-memory tree of one database: `TreeIndex` + `LCAIndex` with nodes numbered in preorder,
-/// and the maps between nodes and taxon ids. Immutable; requests hold it for as long as they need.
+/// and the maps between nodes and taxon ids. Immutable apart from `cache` (rows already read);
+/// requests hold it for as long as they need.
 public final class LCASnapshot: Sendable {
     /// Where the tree was read from.
     public enum Source: String, Sendable, Codable {
@@ -24,6 +25,8 @@ public final class LCASnapshot: Sendable {
     private let speciesBits: [UInt64]
     public let source: Source
     public let buildSeconds: Double
+    /// Taxa and disambiguations read for inner nodes, so that each is read once.
+    public let cache = TreeRowCache()
 
     init(tree: TreeIndex, ids: [Int64], byID: [Int32], speciesBits: [UInt64], source: Source, buildSeconds: Double) {
         self.tree = tree
@@ -54,6 +57,11 @@ public final class LCASnapshot: Sendable {
     }
 
     public func id(of node: Int32) -> Int64 { ids[Int(node)] }
+
+    /// Whether `node` has children.
+    public func isInner(_ node: Int32) -> Bool {
+        tree.childStart[Int(node) + 1] > tree.childStart[Int(node)]
+    }
 
     public func isSpecies(_ node: Int32) -> Bool {
         speciesBits[Int(node) >> 6] & (1 << UInt64(Int(node) & 63)) != 0

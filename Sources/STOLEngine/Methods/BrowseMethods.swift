@@ -233,7 +233,10 @@ enum BrowseMethods {
             return TaxaPage(children: page.children, nextCursor: next)
         }
         table.on(ListAncestors.self) { p, _ in
-            Ancestors(ancestors: try await engine.store().ancestors(try Params.taxonID(p.id), lang: try Params.language(p.lang)))
+            let id = try Params.taxonID(p.id), lang = try Params.language(p.lang)
+            let store = await engine.store()
+            // From the in-memory tree once it is built; from SQL before, or above `lcaMaxNodes`.
+            return Ancestors(ancestors: try await store.ancestors(id, lang: lang, tree: await engine.lca.snapshot(for: store.database)))
         }
         table.on(ListNames.self) { p, _ in
             Names(names: try await engine.store().names(try Params.taxonID(p.id), lang: try p.lang.map { try Params.language($0) }))
