@@ -1,0 +1,63 @@
+import STOLRPC
+
+// `compare/taxa` writes its own JSON: through `JSONEncoder`, its 60-odd taxa on Open Tree cost more
+// than reading them. Members go in sorted key order, as `JSONEncoder` with `.sortedKeys` writes
+// them (`TaxonJSONTests` compares the two).
+
+extension TaxaComparison: JSONWritable {
+    public func writeJSON(into out: inout [UInt8]) {
+        JSONObject.write(into: &out) { o in
+            o.member("a", a)
+            o.member("b", b)
+            o.member("lca", lca)
+            o.member("pathFromA", pathFromA)
+            o.member("pathFromB", pathFromB)
+            o.member("sharedClade", sharedClade)
+            o.member("sharedCladeDescription", sharedCladeDescription)
+            o.member("taxonomicDistance", taxonomicDistance)
+            o.member("traitDeltas", traitDeltas)
+            // Null, not omitted, when absent.
+            o.member("traitSimilarity", traitSimilarity.map(JSONFraction.init))
+        }
+    }
+}
+
+extension SharedClade: JSONWritable {
+    public func writeJSON(into out: inout [UInt8]) {
+        JSONObject.write(into: &out) { o in
+            o.member("id", id)
+            o.member("preferredCommonName", ifPresent: preferredCommonName)
+            o.member("preferredCommonNameLang", ifPresent: preferredCommonNameLang)
+            o.member("rank", ifPresent: rank?.rawValue)
+            o.member("relation", relation.rawValue)
+            o.member("scientificName", scientificName)
+        }
+    }
+}
+
+extension TraitComparison.Delta: JSONWritable {
+    public func writeJSON(into out: inout [UInt8]) {
+        JSONObject.write(into: &out) { o in
+            o.member("key", key)
+            o.member("onlyA", onlyA)
+            o.member("onlyB", onlyB)
+            o.member("shared", shared)
+        }
+    }
+}
+
+/// A finite `Double` as `JSONEncoder` writes it: its shortest round-trip form, without a trailing `.0`.
+struct JSONFraction: JSONWritable {
+    var value: Double
+
+    func writeJSON(into out: inout [UInt8]) {
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        out.append(contentsOf: text.utf8)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(value)
+    }
+}
