@@ -115,7 +115,7 @@ public struct DatabaseBuilder {
                     .int(id), p >= 0 ? .int(ids[Int(p)]) : .null, .optional(t.rank?.rawValue), .text(t.scientificName),
                     .optional(t.author), .optional(t.year), .text(t.status.rawValue), .optional(t.conservation?.rawValue),
                     .int(Int64(childCounts[i])))
-                let names = Self.normalisedNames(t.names)
+                let names = t.names.isEmpty ? [] : Self.normalisedNames(t.names)
                 for name in names {
                     try insertName.insert(.int(id), .text(name.name), .text(name.lang), .text(name.type.rawValue), .int(name.isPreferred ? 1 : 0))
                 }
@@ -131,11 +131,8 @@ public struct DatabaseBuilder {
                 }
                 report.traits += traits.count
 
-                let commons = names.filter { $0.type != .synonym }
-                let synonyms = names.filter { $0.type == .synonym }
-                try insertFTS.insert(
-                    .int(id), .int(id), .text(t.scientificName),
-                    .text(commons.map(\.name).joined(separator: " ; ")), .text(synonyms.map(\.name).joined(separator: " ; ")))
+                let (commons, synonyms) = Self.joinedNames(names)
+                try insertFTS.insert(.int(id), .int(id), .text(t.scientificName), .text(commons), .text(synonyms))
                 if t.rank == .species { report.species += 1 }
             }
             report.taxa = n
@@ -166,15 +163,18 @@ public struct DatabaseBuilder {
         lap("euler tour")
 
         if topN > 0 {
-            let finder = RelativesFinder(tree: tree) { taxa[Int($0)].rank == .species }
+            // A flag per node rather than a look into `taxa`: the finder asks it of every node it
+            // passes, and NCBI's wide families make that tens of millions of scattered reads.
+            let isSpecies = taxa.map { $0.rank == .species }
+            let finder = RelativesFinder(tree: tree) { isSpecies[Int($0)] }
             try queue.write { db in
                 let insert = try BulkStatement(db, "INSERT INTO top_n_relatives(taxon_id, relative_id, rank_order, lca_id, lca_depth, distance) VALUES (?,?,?,?,?,?)")
                 let total = max(report.species, 1)
                 var done = 0
-                for i in byID where taxa[i].rank == .species {
+                for i in byID where isSpecies[i] {
                     if done % 20_000 == 0 { progress("relatives", Double(done) / Double(total)) }
                     done += 1
-                    var found = finder.candidates(of: Int32(i), n: topN).candidates
+                    var found = Self.nearest(finder.candidates(of: Int32(i), n: topN).candidates, n: topN)
                     found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : nameOrder[Int($0.node)] < nameOrder[Int($1.node)] }
                     for (order, c) in found.prefix(topN).enumerated() {
                         try insert.insert(
@@ -212,6 +212,36 @@ public struct DatabaseBuilder {
         try queue.close()
         report.bytes = (try? fm.attributesOfItem(atPath: output.path)[.size] as? Int64) ?? 0
         return report
+    }
+
+    /// The candidates no farther than the `n`-th nearest: the only ones that can be among the `n`
+    /// nearest once ties are broken, so that sorting a wide genus or family sorts only those.
+    static func nearest(_ candidates: [RelativesFinder.Candidate], n: Int) -> [RelativesFinder.Candidate] {
+        guard candidates.count > n, n > 0 else { return candidates }
+        var distances = candidates.map(\.distance)
+        var low = 0, high = distances.count - 1, k = n - 1
+        // Quickselect of the k-th smallest distance.
+        while low < high {
+            let pivot = distances[(low + high) / 2]
+            var i = low, j = high
+            while i <= j {
+                while distances[i] < pivot { i += 1 }
+                while distances[j] > pivot { j -= 1 }
+                if i <= j { distances.swapAt(i, j); i += 1; j -= 1 }
+            }
+            if k <= j { high = j } else if k >= i { low = i } else { break }
+        }
+        let cut = distances[k]
+        return candidates.filter { $0.distance <= cut }
+    }
+
+    /// The full-text columns of a taxon's names: common names, then synonyms, each joined by ` ; `.
+    static func joinedNames(_ names: [SourceName]) -> (commons: String, synonyms: String) {
+        guard !names.isEmpty else { return ("", "") }
+        return (
+            names.filter { $0.type != .synonym }.map(\.name).joined(separator: " ; "),
+            names.filter { $0.type == .synonym }.map(\.name).joined(separator: " ; ")
+        )
     }
 
     /// Each trait once, in source order (the specification's table has no uniqueness constraint).

@@ -16,8 +16,14 @@ public enum PlaceholderName: String, Sendable, CaseIterable, Comparable {
 
     /// The kind of placeholder `name` is, or nil for a real name.
     public static func classify(_ name: String) -> PlaceholderName? {
-        if sequenceRoots.contains(name) { return .sequences }
-        let bytes = Array(name.utf8)
+        var name = name
+        return name.withUTF8 { classify(utf8: $0) }
+    }
+
+    /// The kind of placeholder the UTF-8 name `bytes` is, or nil for a real name (an importer reads
+    /// names as bytes and makes strings only of the ones it keeps).
+    public static func classify(utf8 bytes: UnsafeBufferPointer<UInt8>) -> PlaceholderName? {
+        if isSequenceRoot(utf8: bytes) { return .sequences }
         func hasPrefix(_ prefix: StaticString) -> Bool {
             let p = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
             guard bytes.count >= p.count else { return false }
@@ -27,24 +33,34 @@ public enum PlaceholderName: String, Sendable, CaseIterable, Comparable {
         if hasPrefix("uncultured ") { return .uncultured }
         if hasPrefix("unclassified ") { return .unclassified }
         if hasPrefix("unidentified ") { return .unidentified }
-        if name.hasSuffix("environmental samples") { return .environmentalSamples }
+        if bytes.count >= environmental.count, bytes[(bytes.count - environmental.count)...].elementsEqual(environmental) {
+            return .environmentalSamples
+        }
         // " sp." / " cf." / " aff." as a word of their own, not at the start.
-        for (i, byte) in bytes.enumerated() where byte == 0x20 && i > 0 {
+        for i in 1..<max(bytes.count, 1) where bytes[i] == 0x20 {
             let rest = bytes[(i + 1)...]
-            for marker in [Self.sp, Self.cf, Self.aff] where rest.starts(with: marker) {
+            for (m, marker) in Self.markers.enumerated() where rest.starts(with: marker) {
                 let after = i + 1 + marker.count
                 // `f. sp.` is a forma specialis, a rank below species, not a placeholder.
-                if marker == Self.sp, i >= 3, bytes[(i - 3)..<i].elementsEqual(Self.formaPrefix) { continue }
+                if m == 0, i >= 3, bytes[(i - 3)..<i].elementsEqual(Self.formaPrefix) { continue }
                 if after == bytes.count || bytes[after] == 0x20 { return .openNomenclature }
             }
         }
         return nil
     }
 
+    /// Whether the UTF-8 name `bytes` is one of NCBI's `other entries` / `unclassified entries`
+    /// roots (`.sequences`).
+    public static func isSequenceRoot(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        sequenceRoots.contains { $0.elementsEqual(bytes) }
+    }
+
     public static func < (lhs: PlaceholderName, rhs: PlaceholderName) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    private static let sequenceRoots: Set<String> = ["other entries", "unclassified entries", "other sequences", "unclassified sequences"]
-    private static let sp = Array("sp.".utf8), cf = Array("cf.".utf8), aff = Array("aff.".utf8)
+    private static let sequenceRoots = ["other entries", "unclassified entries", "other sequences", "unclassified sequences"].map { Array($0.utf8) }
+    private static let environmental = Array("environmental samples".utf8)
+    /// `sp.` (first), `cf.`, `aff.`.
+    private static let markers = ["sp.", "cf.", "aff."].map { Array($0.utf8) }
     private static let formaPrefix = Array(" f.".utf8)
 }
 

@@ -44,16 +44,24 @@ public struct NCBITaxdumpImporter {
         let nodesFile = nodesURL.lastPathComponent, namesFile = namesURL.lastPathComponent
         var issues: [SourceIssue] = []
 
-        // 1. Nodes: tax id, parent tax id, rank level (-1 for ranks that are folded away).
+        // 1. Nodes: tax id, parent tax id, rank level (-1 for ranks that are folded away). Lines
+        //    are split into byte ranges; only the rank becomes a string.
         var taxIDs: [Int64] = [], parentIDs: [Int64] = [], levels: [Int8] = [], lines: [Int32] = []
         var indexOf: [Int64: Int32] = [:]
         var levelOf: [String: Int8] = [:]  // some fifty distinct ranks
+        var ranges: [Range<Int>] = []
         let nodes = try LineReader(url: nodesURL)
-        while let fields = try nodes.withNextLine({ Self.fields($0, count: 3) }) {
+        while let line = try nodes.withNextLine({ bytes -> NodeLine in
+            Self.fieldRanges(bytes, count: 3, into: &ranges)
+            if ranges.isEmpty { return .blank }
+            guard ranges.count >= 3, let taxID = Self.integer(bytes, ranges[0]), let parentID = Self.integer(bytes, ranges[1]) else {
+                return .malformed
+            }
+            return .node(taxID: taxID, parentID: parentID, rank: String(decoding: UnsafeBufferPointer(rebasing: bytes[ranges[2]]), as: UTF8.self))
+        }) {
             let location = SourceLocation(file: nodesFile, line: nodes.lineNumber)
-            if fields.isEmpty { continue }
-            guard fields.count >= 3, let taxID = Int64(fields[0]), let parentID = Int64(fields[1]) else {
-                issues.append(SourceIssue("expected 'tax_id | parent tax_id | rank | ...'; line skipped", at: location))
+            guard case .node(let taxID, let parentID, let rank) = line else {
+                if case .malformed = line { issues.append(SourceIssue("expected 'tax_id | parent tax_id | rank | ...'; line skipped", at: location)) }
                 continue
             }
             guard taxID > 0, taxID <= StableID.maxID else {
@@ -67,42 +75,58 @@ public struct NCBITaxdumpImporter {
             indexOf[taxID] = Int32(taxIDs.count)
             taxIDs.append(taxID)
             parentIDs.append(parentID)
-            if let level = levelOf[fields[2]] {
+            if let level = levelOf[rank] {
                 levels.append(level)
             } else {
-                let level = Self.level(of: fields[2])
-                levelOf[fields[2]] = level
+                let level = Self.level(of: rank)
+                levelOf[rank] = level
                 levels.append(level)
             }
             lines.append(Int32(clamping: nodes.lineNumber))
         }
 
         // 2. Names: the scientific name of every node (placeholders are found by name, before
-        //    folding), and the other names of each node.
+        //    folding), and the other names of each node. A name becomes a string only if it may be
+        //    kept: of a folded node only whether it roots `other entries` matters, and a
+        //    placeholder is counted, not stored.
         let n = taxIDs.count
         var scientific = [String](repeating: "", count: n)
-        var otherNames: [Int32: [SourceName]] = [:]
-        let names = try LineReader(url: namesURL)
-        while let fields = try names.withNextLine({ Self.fields($0, count: 4) }) {
-            if fields.isEmpty { continue }
-            guard fields.count >= 4, let taxID = Int64(fields[0]) else {
-                issues.append(SourceIssue("expected 'tax_id | name | unique name | class'; line skipped", at: SourceLocation(file: namesFile, line: names.lineNumber)))
-                continue
-            }
-            guard let i = indexOf[taxID] else { continue }
-            let name = fields[1]
-            guard !name.isEmpty else { continue }
-            switch fields[3] {
-            case "scientific name": scientific[Int(i)] = name
-            case "genbank common name": otherNames[i, default: []].append(SourceName(name, lang: "en", type: .common, isPreferred: true))
-            case "common name": otherNames[i, default: []].append(SourceName(name, lang: "en", type: .common))
-            case "synonym": otherNames[i, default: []].append(SourceName(name, lang: "la", type: .synonym))
-            default: break
-            }
-        }
         var placeholder = [PlaceholderName?](repeating: nil, count: n)
-        if dropPlaceholders {
-            for i in 0..<n where !scientific[i].isEmpty { placeholder[i] = PlaceholderName.classify(scientific[i]) }
+        var otherNames: [Int32: [SourceName]] = [:]
+        let dropPlaceholders = self.dropPlaceholders
+        let names = try LineReader(url: namesURL)
+        while let line = try names.withNextLine({ bytes -> NameLine in
+            Self.fieldRanges(bytes, count: 4, into: &ranges)
+            if ranges.isEmpty { return .skip }
+            guard ranges.count >= 4, let taxID = Self.integer(bytes, ranges[0]) else { return .malformed }
+            guard let i = indexOf[taxID], !ranges[1].isEmpty else { return .skip }
+            let nameBytes = UnsafeBufferPointer(rebasing: bytes[ranges[1]])
+            let text = { String(decoding: nameBytes, as: UTF8.self) }
+            switch NameClass(UnsafeBufferPointer(rebasing: bytes[ranges[3]])) {
+            case .scientific:
+                guard dropPlaceholders else { return .scientific(i, text(), nil) }
+                if levels[Int(i)] < 0 {
+                    return .scientific(i, "", PlaceholderName.isSequenceRoot(utf8: nameBytes) ? .sequences : nil)
+                }
+                if let kind = PlaceholderName.classify(utf8: nameBytes) { return .scientific(i, "", kind) }
+                return .scientific(i, text(), nil)
+            case .genbankCommon: return .other(i, SourceName(text(), lang: "en", type: .common, isPreferred: true))
+            case .common: return .other(i, SourceName(text(), lang: "en", type: .common))
+            case .synonym: return .other(i, SourceName(text(), lang: "la", type: .synonym))
+            case nil: return .skip
+            }
+        }) {
+            switch line {
+            case .skip: continue
+            case .malformed:
+                let location = SourceLocation(file: namesFile, line: names.lineNumber)
+                issues.append(SourceIssue("expected 'tax_id | name | unique name | class'; line skipped", at: location))
+            case .scientific(let i, let name, let kind):
+                scientific[Int(i)] = name
+                placeholder[Int(i)] = kind
+            case .other(let i, let name):
+                otherNames[i, default: []].append(name)
+            }
         }
 
         // 3. Fold. For each node: the key of its nearest kept ancestor (0: none; a tax id missing
@@ -209,25 +233,87 @@ public struct NCBITaxdumpImporter {
         if case .kept(let kept) = RankFolding(rank) { Int8(kept.level) } else { -1 }
     }
 
-    /// The first `count` fields of a `.dmp` line (`a\t|\tb\t|\tc\t|`); [] for a blank line.
-    static func fields(_ line: UnsafeBufferPointer<UInt8>, count: Int) -> [String] {
+    /// A `nodes.dmp` line, read.
+    enum NodeLine {
+        case blank, malformed
+        case node(taxID: Int64, parentID: Int64, rank: String)
+    }
+
+    /// A `names.dmp` line, read: a scientific name (empty when only its placeholder kind is
+    /// needed) or another name of a node, or nothing to keep.
+    enum NameLine {
+        case skip, malformed
+        case scientific(Int32, String, PlaceholderName?)
+        case other(Int32, SourceName)
+    }
+
+    /// The `names.dmp` name classes the importer reads.
+    enum NameClass {
+        case scientific, genbankCommon, common, synonym
+
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            for (text, kind) in Self.all where text.elementsEqual(bytes) {
+                self = kind
+                return
+            }
+            return nil
+        }
+
+        static let all: [([UInt8], NameClass)] = [
+            (Array("scientific name".utf8), .scientific), (Array("genbank common name".utf8), .genbankCommon),
+            (Array("common name".utf8), .common), (Array("synonym".utf8), .synonym),
+        ]
+    }
+
+    /// The byte ranges of the first `count` fields of a `.dmp` line (`a\t|\tb\t|\tc\t|`), into
+    /// `ranges`; none for a blank line.
+    static func fieldRanges(_ line: UnsafeBufferPointer<UInt8>, count: Int, into ranges: inout [Range<Int>]) {
+        ranges.removeAll(keepingCapacity: true)
         var end = line.count
         while end > 0, line[end - 1] == 0x0D { end -= 1 }
         if end >= 2, line[end - 2] == 0x09, line[end - 1] == 0x7C { end -= 2 }
-        guard end > 0 else { return [] }
-        var fields: [String] = []
+        guard end > 0 else { return }
         var start = 0
         var i = 0
-        while i < end, fields.count < count {
+        while i < end, ranges.count < count {
             if line[i] == 0x09, i + 2 < end, line[i + 1] == 0x7C, line[i + 2] == 0x09 {
-                fields.append(String(decoding: UnsafeBufferPointer(rebasing: line[start..<i]), as: UTF8.self))
+                ranges.append(start..<i)
                 i += 3
                 start = i
             } else {
                 i += 1
             }
         }
-        if fields.count < count { fields.append(String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)) }
-        return fields
+        if ranges.count < count { ranges.append(start..<end) }
+    }
+
+    /// The first `count` fields of a `.dmp` line as strings; [] for a blank line.
+    static func fields(_ line: UnsafeBufferPointer<UInt8>, count: Int) -> [String] {
+        var ranges: [Range<Int>] = []
+        fieldRanges(line, count: count, into: &ranges)
+        return ranges.map { String(decoding: UnsafeBufferPointer(rebasing: line[$0]), as: UTF8.self) }
+    }
+
+    /// The decimal integer in `line[range]`, read as `Int64(_:)` reads text (an optional sign,
+    /// then digits, nil on overflow), without making a string.
+    static func integer(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
+        var i = range.lowerBound
+        var negative = false
+        if i < range.upperBound, line[i] == 0x2B || line[i] == 0x2D {
+            negative = line[i] == 0x2D
+            i += 1
+        }
+        guard i < range.upperBound else { return nil }
+        var value: Int64 = 0
+        while i < range.upperBound {
+            let digit = line[i] &- 0x30
+            guard digit < 10 else { return nil }
+            let (times, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = negative ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
+            guard !o1, !o2 else { return nil }
+            value = sum
+            i += 1
+        }
+        return value
     }
 }

@@ -112,6 +112,29 @@ extension ImporterTests {
             #expect(NCBITaxdumpImporter.level(of: "subfamily") == -1)
         }
 
+        @Test func integersReadAsInt64ReadsText() {
+            let texts = ["1", "0", "-5", "+7", "", "+", "-", "12a", " 1", "1 ", "007", "9223372036854775807", "9223372036854775808",
+                         "-9223372036854775808", "-9223372036854775809", "99999999999999999999"]
+            for text in texts {
+                var line = "x" + text + "y"
+                let read = line.withUTF8 { NCBITaxdumpImporter.integer($0, 1..<(1 + text.utf8.count)) }
+                #expect(read == Int64(text), "\(text)")
+            }
+        }
+
+        @Test func fieldsOfDmpLines() {
+            func fields(_ line: String, _ count: Int) -> [String] {
+                var line = line
+                return line.withUTF8 { NCBITaxdumpImporter.fields($0, count: count) }
+            }
+            #expect(fields("9606\t|\tHomo sapiens\t|\t\t|\tscientific name\t|", 4) == ["9606", "Homo sapiens", "", "scientific name"])
+            #expect(fields("9606\t|\tHomo sapiens\t|\t\t|\tscientific name\t|\r", 2) == ["9606", "Homo sapiens"])
+            #expect(fields("1\t|\t1\t|\tno rank", 3) == ["1", "1", "no rank"])
+            #expect(fields("bad line", 3) == ["bad line"])
+            #expect(fields("\t|", 3) == [])
+            #expect(fields("", 3) == [])
+        }
+
         @Test func missingFileIsNamed() throws {
             let dir = try TemporaryDirectory()
             defer { dir.remove() }
