@@ -356,13 +356,18 @@ def section_search(smoke):
                                     "holding the words found."]}
 
 
-def ensure_rapidfuzz():
-    """bench/.venv with rapidfuzz (created if missing; taxopy is added by the sections that need it)."""
+def ensure_in_venv(module, requirement):
+    """bench/.venv (created if missing) with `module` importable, installing `requirement` if not."""
     if not os.path.exists(VENV_PY):
+        log("creating bench/.venv …")
         subprocess.run([sys.executable, "-m", "venv", os.path.join(BENCH, ".venv")], check=True)
-    if subprocess.run([VENV_PY, "-c", "import rapidfuzz"], capture_output=True).returncode != 0:
-        log("installing rapidfuzz into bench/.venv …")
-        subprocess.run([VENV_PY, "-m", "pip", "install", "-q", "rapidfuzz==3.14.6"], check=True)
+    if subprocess.run([VENV_PY, "-c", f"import {module}"], capture_output=True).returncode != 0:
+        log(f"installing {requirement} into bench/.venv …")
+        subprocess.run([VENV_PY, "-m", "pip", "install", "-q", requirement], check=True)
+
+
+def ensure_rapidfuzz():
+    ensure_in_venv("rapidfuzz", "rapidfuzz==3.14.6")
 
 
 def section_searchquality(smoke):
@@ -434,10 +439,8 @@ print(json.dumps({"load": load, "lineage_rate": n_lineage / lineage, "lca_rate":
 
 
 def ensure_venv():
-    if not os.path.exists(VENV_PY):
-        log("creating bench/.venv with taxopy …")
-        subprocess.run([sys.executable, "-m", "venv", os.path.join(BENCH, ".venv")], check=True)
-        subprocess.run([VENV_PY, "-m", "pip", "install", "-q", "taxopy==0.14.0"], check=True)
+    """bench/.venv with taxopy: a venv made by another section may lack it."""
+    ensure_in_venv("taxopy", "taxopy==0.14.0")
 
 
 def batched_lines(method, params_list, batch):
