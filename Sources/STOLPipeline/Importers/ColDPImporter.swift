@@ -10,19 +10,13 @@ import STOLEngine
 /// (a synonym name of each accepted name it points at); misapplied (kept as a synonym name and
 /// counted). `parentID` is the parent of an accepted name and the accepted name of a synonym.
 /// ISO 639-3 languages become BCP-47 tags. Ranks below species are dropped, intermediate folded.
-public struct ColDPImporter {
-    /// The taxa, plus what was counted on the way.
-    public typealias Output = ChecklistOutput
+public struct ColDPImporter: ChecklistArchiveFormat {
+    public var limits = ChecklistArchive.Limits()
 
-    public var limits: ChecklistArchive.Limits
+    /// An importer with the default limits; set `limits` to change them.
+    public init() {}
 
-    public init(limits: ChecklistArchive.Limits = ChecklistArchive.Limits()) {
-        self.limits = limits
-    }
-
-    public func parse(_ url: URL) throws -> Output {
-        let archive = try ChecklistArchive(url: url, limits: limits)
-        let packageName = url.lastPathComponent
+    public func parse(_ archive: ChecklistArchive, named packageName: String) throws -> Output {
         var result = archive.startResult()
         var counts = ChecklistCounts()
         var tables: [String: String] = [:]  // normalised table name -> entry

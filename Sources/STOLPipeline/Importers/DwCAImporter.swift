@@ -11,22 +11,16 @@ import STOLEngine
 /// doubtful or synonym; a synonym becomes a synonym name of the taxon its `acceptedNameUsageID`
 /// names. The VernacularName extension gives common names (languages become BCP-47 tags); other
 /// extensions are skipped and counted. Ranks below species are dropped, intermediate ranks folded.
-public struct DwCAImporter {
-    /// The taxa, plus what was counted on the way.
-    public typealias Output = ChecklistOutput
+public struct DwCAImporter: ChecklistArchiveFormat {
+    public var limits = ChecklistArchive.Limits()
 
-    public var limits: ChecklistArchive.Limits
+    /// An importer with the default limits; set `limits` to change them.
+    public init() {}
 
-    public init(limits: ChecklistArchive.Limits = ChecklistArchive.Limits()) {
-        self.limits = limits
-    }
-
-    /// Reads the archive at `url`. Problems with the archive as a whole (no or malformed
-    /// `meta.xml`, a missing core file, an unknown delimiter) are returned as issues with no taxa,
-    /// so that `--strict` fails on them and a lenient build reports them.
-    public func parse(_ url: URL) throws -> Output {
-        let archive = try ChecklistArchive(url: url, limits: limits)
-        let archiveName = url.lastPathComponent
+    /// Reads an archive. Problems with the archive as a whole (no or malformed `meta.xml`, a
+    /// missing core file, an unknown delimiter) are returned as issues with no taxa, so that
+    /// `--strict` fails on them and a lenient build reports them.
+    public func parse(_ archive: ChecklistArchive, named archiveName: String) throws -> Output {
         var result = archive.startResult()
         var counts = ChecklistCounts()
         // meta.xml at the top, or in the one folder the archive was zipped from.
