@@ -23,7 +23,7 @@ public struct Autocomplete: Sendable {
     public func suggestions(prefix: String, limit: Int, lang: String, filters: SearchFilters = SearchFilters()) async throws -> [Suggestion] {
         let folded = TextFolding.fold(prefix)
         guard !folded.isEmpty, let query = try? SearchQuery.parse(prefix) else { return [] }
-        let columns = "s.name, s.folded, s.taxon_id, s.match_type, s.lang, t.scientific_name, t.rank, t.conservation, t.status"
+        let columns = SearchService.nameColumns + ", t.conservation"
         return try await database.read { db in
             let filter = filters.sql(range: nil)
             var args = filter.arguments
@@ -33,10 +33,8 @@ public struct Autocomplete: Sendable {
             func read(_ statement: Statement, _ arguments: [String: (any DatabaseValueConvertible)?]) throws {
                 let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
                 while let row = try cursor.next() {
-                    let name = NameRow(
-                        name: row[0], folded: row[1], taxonID: row[2], matchType: row[3], lang: row[4], scientificName: row[5],
-                        rank: row[6], conservation: row[7], status: row[8])
-                    if let found = Self.wordStart(of: folded, in: name.folded) { rows.append((name, found)) }
+                    let name = NameRow(name: CandidateName(row), conservation: row[8])
+                    if let found = Self.wordStart(of: folded, in: name.name.folded) { rows.append((name, found)) }
                 }
             }
             try read(db.cachedStatement(sql: """
@@ -57,9 +55,10 @@ public struct Autocomplete: Sendable {
                         """), args)
                 }
             }
-            let preferred = try Self.preferredNames(db, taxa: Set(rows.map(\.row.taxonID)))
+            let preferred = try Self.preferredNames(db, taxa: Set(rows.map(\.row.name.taxonID)))
             var candidates: [(suggestion: Suggestion, key: [Int], folded: String)] = []
-            for (row, found) in rows {
+            for (read, found) in rows {
+                let row = read.name
                 let rowFolded = row.folded
                 let type = row.matchType
                 let nameLang = row.lang
@@ -87,7 +86,7 @@ public struct Autocomplete: Sendable {
                 ]
                 let suggestion = Suggestion(
                     text: name, taxonId: taxonID, matchType: type, lang: nameLang, scientificName: row.scientificName, rank: rank,
-                    conservationStatus: row.conservation.flatMap(ConservationStatus.init(rawValue:)))
+                    conservationStatus: read.conservation.flatMap(ConservationStatus.init(rawValue:)))
                 candidates.append((suggestion, key, rowFolded))
             }
             candidates.sort { a, b in
@@ -161,17 +160,11 @@ public struct Autocomplete: Sendable {
         return nil
     }
 
-    /// One name read for suggesting (the columns `suggestions` selects).
+    /// One name read for suggesting: the name as search reads it, plus its taxon's conservation
+    /// status (a suggestion shows it).
     struct NameRow {
-        var name: String
-        var folded: String
-        var taxonID: Int64
-        var matchType: String
-        var lang: String?
-        var scientificName: String
-        var rank: String?
+        var name: CandidateName
         var conservation: String?
-        var status: String
     }
 
     struct PreferredName: Hashable {

@@ -16,11 +16,17 @@ struct CandidateName: Sendable {
     static func fetchAll(_ statement: Statement, arguments: StatementArguments) throws -> [CandidateName] {
         var out: [CandidateName] = []
         let rows = try Row.fetchCursor(statement, arguments: arguments)
-        while let row = try rows.next() {
-            out.append(CandidateName(
-                taxonID: row[0], name: row[1], folded: row[2], matchType: row[3], lang: row[4],
-                scientificName: row[5], rank: row[6], status: row[7]))
-        }
+        while let row = try rows.next() { out.append(CandidateName(row)) }
         return out
+    }
+}
+
+extension CandidateName {
+    /// A row whose first columns are `SearchService.nameColumns`, read by position (an extension,
+    /// so the memberwise initializer stays).
+    init(_ row: Row) {
+        self.init(
+            taxonID: row[0], name: row[1], folded: row[2], matchType: row[3], lang: row[4],
+            scientificName: row[5], rank: row[6], status: row[7])
     }
 }
