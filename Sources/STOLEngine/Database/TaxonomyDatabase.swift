@@ -30,6 +30,8 @@ public final class TaxonomyDatabase: Sendable {
     private let damageFound = Locked<DatabaseDamage?>(nil)
     /// The taxa `taxon/get` read most recently.
     let taxonCache = TaxonCache()
+    /// What typo search keeps of the word vocabulary.
+    let vocabularyCache = VocabularyCache()
     /// `languages()`, once read.
     let languagesCache = Locked<[DatabaseLanguage]?>(nil)
 

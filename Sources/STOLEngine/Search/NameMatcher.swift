@@ -103,7 +103,7 @@ struct NameMatcher: Sendable {
                 relation = .inflected
             } else if word.hasPrefix(token) {
                 relation = .prefix
-            } else if token.count >= 3, Self.contains(word, token) || compoundHead(i, of: word, primary: primary) {
+            } else if token.count >= 3, Self.contains(word, token) || compoundHead(i, of: word, primary: primary), !holdsOtherToken(word, besides: i) {
                 relation = .wordInternal
             } else {
                 relation = nil
@@ -111,6 +111,13 @@ struct NameMatcher: Sendable {
             if let relation, best == nil || relation < best! { best = relation }
         }
         return best
+    }
+
+    /// Whether `word` starts with or holds a query word other than word `i`: such a word is not a
+    /// compound of word `i` (`Loepantheraea` holds neither `panthera` nor `loe` of
+    /// `Panthera loe`).
+    func holdsOtherToken(_ word: String, besides i: Int) -> Bool {
+        tokens.indices.contains { $0 != i && Self.contains(word, tokens[$0]) }
     }
 
     /// For a taxon none of whose names holds the whole query: the worst over query words of each

@@ -54,6 +54,9 @@ public struct SearchService: Sendable {
     static let internalCap = 500
     /// Vocabulary words holding a query word inside, per query word.
     static let internalWordCap = 300
+    /// Of a query of several words, the taxa of the word with the fewest word-internal matches are
+    /// judged whole when there are at most this many and the other words have at least as many.
+    static let internalJudgedWhole = 100
     /// Taxa whose names are checked for typos (`fuzzyHits`).
     static let fuzzyCap = 500
     /// A listing by filters counts at most this many taxa.
@@ -61,6 +64,7 @@ public struct SearchService: Sendable {
 
     public func search(_ query: SearchQuery?, options: Options) async throws -> Page {
         let select = TaxonomyStore.selectTaxon(in: database)
+        let vocabulary = database.vocabularyCache
         return try await database.read { db in
             let range = try options.filters.within.map { id in
                 guard let range = try SearchFilters.subtreeRange(db, of: id) else { throw SearchError.unknownTaxon(id) }
@@ -68,7 +72,7 @@ public struct SearchService: Sendable {
             }
             let filter = options.filters.sql(range: range)
             guard let query else { return try Self.listing(db, options: options, filter: filter, select: select) }
-            let ranked = try Self.rankedHits(db, query, options, filter: filter)
+            let ranked = try Self.rankedHits(db, query, options, filter: filter, vocabulary: vocabulary)
             let hits = ranked.hits
             let window = Array(hits.dropFirst(options.offset).prefix(options.limit))
             let results = try Self.results(db, window, query: query, lang: options.lang, select: select)
@@ -110,6 +114,17 @@ public struct SearchService: Sendable {
         /// head nouns; name starts; names before synonyms; accepted taxa; known taxa; shorter names;
         /// species; finally name and id.
         static func ordered(_ a: Hit, _ b: Hit) -> Bool {
+            if let decided = orderedBeforeKnown(a, b) { return decided }
+            if a.known != b.known { return a.known }
+            if a.nameLength != b.nameLength { return a.nameLength < b.nameLength }
+            let speciesA = a.rank == .species, speciesB = b.rank == .species
+            if speciesA != speciesB { return speciesA }
+            if a.scientificName != b.scientificName { return a.scientificName < b.scientificName }
+            return a.taxonID < b.taxonID
+        }
+
+        /// The keys of `ordered` before `known`: whether `a` comes first, or nil when they tie.
+        static func orderedBeforeKnown(_ a: Hit, _ b: Hit) -> Bool? {
             let fuzzyA = a.tier == .fuzzy, fuzzyB = b.tier == .fuzzy
             if fuzzyA != fuzzyB { return !fuzzyA }
             if a.accentMismatch != b.accentMismatch { return !a.accentMismatch }
@@ -122,12 +137,7 @@ public struct SearchService: Sendable {
             let synonymA = a.matchType == "synonym", synonymB = b.matchType == "synonym"
             if synonymA != synonymB { return !synonymA }
             if a.status != b.status { return statusOrder(a.status) < statusOrder(b.status) }
-            if a.known != b.known { return a.known }
-            if a.nameLength != b.nameLength { return a.nameLength < b.nameLength }
-            let speciesA = a.rank == .species, speciesB = b.rank == .species
-            if speciesA != speciesB { return speciesA }
-            if a.scientificName != b.scientificName { return a.scientificName < b.scientificName }
-            return a.taxonID < b.taxonID
+            return nil
         }
 
         static func statusOrder(_ s: TaxonStatus) -> Int {
@@ -166,21 +176,23 @@ public struct SearchService: Sendable {
         }
         guard hits.count > 1, !unknown.isEmpty else { return }
         let primary = Inflection.primary(lang) ?? lang
-        let named = "(n.lang = :lang OR n.lang LIKE :regional) AND n.name_type IN ('common', 'vernacular')"
+        let regional = TaxonomyStore.regionalTags(of: primary)
+        let named = "(n.lang = :lang OR (n.lang >= :regional AND n.lang < :regionalEnd)) AND n.name_type IN ('common', 'vernacular')"
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT value FROM json_each(:taxa)
             WHERE EXISTS (SELECT 1 FROM names n WHERE n.taxon_id = value AND \(named))
                 OR (SELECT sum(k) > 0 AND 2 * sum(k) >= count(*) FROM (
                     SELECT EXISTS (SELECT 1 FROM names n WHERE n.taxon_id = c.id AND \(named)) AS k
                     FROM taxa c WHERE c.parent_id = value LIMIT \(sampledChildren)))
-            """), arguments: ["taxa": taxonList(unknown), "lang": primary, "regional": primary + "-%"])
+            """), arguments: ["taxa": taxonList(unknown), "lang": primary, "regional": regional.lower, "regionalEnd": regional.upper])
         var known: Set<Int64> = []
         while let row = try rows.next() { known.insert(row[0]) }
         for i in hits.indices where known.contains(hits[i].taxonID) { hits[i].known = true }
     }
 
     static func rankedHits(
-        _ db: Database, _ query: SearchQuery, _ options: Options, filter: (sql: String, arguments: [String: (any DatabaseValueConvertible)?])
+        _ db: Database, _ query: SearchQuery, _ options: Options, filter: (sql: String, arguments: [String: (any DatabaseValueConvertible)?]),
+        vocabulary: VocabularyCache
     ) throws -> (hits: [Hit], capped: Bool) {
         func arguments(_ extra: [String: (any DatabaseValueConvertible)?]) -> StatementArguments {
             StatementArguments(filter.arguments.merging(extra) { $1 })
@@ -229,22 +241,38 @@ public struct SearchService: Sendable {
             }
             return false
         }
-        /// The hits in order, once each says whether its taxon is known in the user's language.
+        /// The hits in order. `known` only orders hits that tie on every key before it, so it is
+        /// looked up only for the hits that can reach the page: those not after its last hit on
+        /// those keys (a later page, asking for more, looks up more; the order of the first
+        /// hits is the same).
         func finish() throws -> (hits: [Hit], capped: Bool) {
-            var hits = Array(best.values)
-            try markKnown(&hits, lang: lang, in: db)
-            return (scored(hits.sorted(by: Hit.ordered)), capped)
+            var hits = best.values.sorted(by: Hit.ordered)
+            guard needed > 0, !hits.isEmpty else { return (scored(hits), capped) }
+            let last = hits[min(needed, hits.count) - 1]
+            let reach = hits.firstIndex { Hit.orderedBeforeKnown(last, $0) == true } ?? hits.count
+            var contenders = Array(hits[..<reach])
+            try markKnown(&contenders, lang: lang, in: db)
+            hits.replaceSubrange(..<reach, with: contenders.sorted(by: Hit.ordered))
+            return (scored(hits), capped)
         }
         func fetch(_ sql: String, _ args: StatementArguments, cap: Int) throws -> [CandidateName] {
             let rows = try CandidateName.fetchAll(db.cachedStatement(sql: sql), arguments: args)
             if rows.count >= cap { capped = true }
             return rows
         }
+        /// The taxa `expression` matches in `fts_taxa`, at most `cap`.
+        func taxaMatching(_ expression: String, cap: Int) throws -> [Int64] {
+            try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT ?"), arguments: [expression, cap])
+        }
         /// Judges every name of the taxa `expression` matches in `fts_taxa` (the cap applies to
         /// taxa), skipping taxa already judged, then marks them judged.
         func considerTaxaMatching(_ expression: String, cap: Int = fullTextCap) throws {
-            let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT ?"), arguments: [expression, cap])
+            let taxa = try taxaMatching(expression, cap: cap)
             if taxa.count >= cap { capped = true }
+            try judge(taxa)
+        }
+        /// Judges every name of `taxa` not judged yet, then marks them judged.
+        func judge(_ taxa: [Int64]) throws {
             let fresh = taxa.filter { !judged.contains($0) }
             guard !fresh.isEmpty else { return }
             let rows = try CandidateName.fetchAll(db.cachedStatement(sql: namesOfTaxaSQL(filter.sql)), arguments: arguments(["taxa": taxonList(fresh)]))
@@ -275,23 +303,33 @@ public struct SearchService: Sendable {
         if full(after: .prefix) { return try finish() }
 
         // Word-internal: the vocabulary words holding each query word (or a singular) inside, then
-        // the taxa holding such a word for every query word.
+        // the taxa holding such a word for every query word. With several query words whose other
+        // words hold long OR lists (`leo` is inside 1,486 words of Open Tree), the taxa of the one
+        // with the fewest such words come first: when there are few, they are judged whole
+        // (judging keeps only taxa that hold every query word) and the long lists are not read.
         let substrings = query.substrings
         if !substrings.isEmpty {
-            var alternatives: [String] = []
+            var alternatives: [[String]] = []
             for parts in substrings {
                 let found = try WordVocabulary.wordsContaining(parts, cap: internalWordCap, in: db)
                 if found.capped { capped = true }
-                alternatives.append("(" + (found.words.isEmpty ? parts : found.words).map { "\"\($0)\"" }.joined(separator: " OR ") + ")")
+                alternatives.append(found.words.isEmpty ? parts : found.words)
             }
-            try considerTaxaMatching(alternatives.joined(separator: " AND "), cap: internalCap)
+            func any(_ words: [String]) -> String { "(" + words.map { "\"\($0)\"" }.joined(separator: " OR ") + ")" }
+            let fewest = alternatives.min { $0.count < $1.count } ?? []
+            let others = alternatives.reduce(0) { $0 + $1.count } - fewest.count
+            if others >= internalJudgedWhole, case let taxa = try taxaMatching(any(fewest), cap: internalJudgedWhole + 1), taxa.count <= internalJudgedWhole {
+                try judge(taxa)
+            } else {
+                try considerTaxaMatching(alternatives.map(any).joined(separator: " AND "), cap: internalCap)
+            }
         }
         if full(after: .allNames) { return try finish() }
 
         // Typos are looked for only when the query is no name or word as typed (nor an inflection
         // of one) and fewer than 3 taxa matched: a correctly spelled name is not padded with noise.
         if best.count < 3, !best.values.contains(where: { $0.tier <= .inflected }) {
-            let typos = try fuzzyHits(db, query, lang: lang, needed: needed, filter: filter.sql, arguments: arguments([:]))
+            let typos = try fuzzyHits(db, query, lang: lang, needed: needed, filter: filter.sql, arguments: arguments([:]), vocabulary: vocabulary)
             if typos.capped { capped = true }
             // Per taxon, its closest name; among equally close ones the first read (its scientific name first).
             var closest: [Int64: Hit] = [:]
@@ -348,21 +386,22 @@ public struct SearchService: Sendable {
     /// Close words are taken one edit at a time: once `needed` taxa are within k edits, words
     /// k + 1 edits away (`elegans` for `elefant`) are not read, and the result is `capped`.
     static func fuzzyHits(
-        _ db: Database, _ query: SearchQuery, lang: String, needed: Int, filter: String, arguments: StatementArguments
+        _ db: Database, _ query: SearchQuery, lang: String, needed: Int, filter: String, arguments: StatementArguments,
+        vocabulary: VocabularyCache
     ) throws -> (hits: [Hit], capped: Bool) {
         let words = query.tokens
         let long = Array(Set(words.filter { $0.unicodeScalars.count >= WordVocabulary.shortestWord })).sorted()
         guard !long.isEmpty else { return ([], false) }
         var close: [[(word: String, distance: Int)]] = []
         for word in long {
-            var found = try WordVocabulary.closeWords(to: word, limit: allowedDistance(word), in: db)
+            var found: [(word: String, distance: Int)]
             if word.unicodeScalars.count == WordVocabulary.shortestWord {
-                // Spelled out: a four-letter word shares too few trigrams with its neighbours.
-                let known = Set(found.map(\.word))
-                // Shorter forms (`raxt` → `rat`) only within several words, where the whole name is compared.
-                let forms = WordVocabulary.oneEditForms(of: word).subtracting(known).filter { words.count > 1 || $0.count >= WordVocabulary.shortestWord }
-                found += forms.sorted().map { ($0, 1) }
-                if !known.contains(word) { found.append((word, 0)) }
+                // Spelled out: a four-letter word shares too few trigrams with its neighbours. Shorter
+                // forms (`raxt` → `rat`) only within several words, where the whole name is compared.
+                found = try WordVocabulary.oneEditWords(of: word, shorter: words.count > 1, in: db, cache: vocabulary).map { ($0, 1) }
+                found.append((word, 0))
+            } else {
+                found = try WordVocabulary.closeWords(to: word, limit: allowedDistance(word), in: db, cache: vocabulary)
             }
             guard !found.isEmpty else { return ([], false) }
             close.append(found)

@@ -39,8 +39,9 @@ enum WordVocabulary {
     }
 
     /// The vocabulary words within `limit` edits of `word` (folded, at least `shortestWord`
-    /// letters), the word itself included when present, with their distances.
-    static func closeWords(to word: String, limit: Int, in db: Database) throws -> [(word: String, distance: Int)] {
+    /// letters), the word itself included when present, with their distances. Trigram counts
+    /// come from `cache` once looked up.
+    static func closeWords(to word: String, limit: Int, in db: Database, cache: VocabularyCache) throws -> [(word: String, distance: Int)] {
         let q = Array(word.unicodeScalars)
         guard q.count >= shortestWord else { return [] }
         let padded = Array((" " + word + " ").unicodeScalars)
@@ -54,7 +55,9 @@ enum WordVocabulary {
         // One equality lookup per trigram: fts5vocab answers `term = ?` from its index, but scans for IN.
         let vocabulary = try db.cachedStatement(sql: "SELECT doc FROM fts_word_trigrams WHERE term = ?")
         var frequency: [String: Int] = [:]
-        for gram in trigrams { frequency[gram] = try Int.fetchOne(vocabulary, arguments: [gram]) ?? 0 }
+        for gram in trigrams {
+            frequency[gram] = try cache.wordsHolding(gram) { try Int.fetchOne(vocabulary, arguments: [gram]) ?? 0 }
+        }
         // A trigram no word holds finds nothing; it still counts as one of the 3·d + 1.
         let chosen = trigrams.sorted { (frequency[$0] ?? 0, $0) < (frequency[$1] ?? 0, $1) }.prefix(3 * limit + 1)
         let present = chosen.filter { (frequency[$0] ?? 0) > 0 }
@@ -117,6 +120,16 @@ enum WordVocabulary {
             }
         }
         return (out, false)
+    }
+
+    /// The words one edit from `word` (of `shortestWord` letters) that a full-text query can find:
+    /// vocabulary words (`cache.shortWords`), plus, when `shorter`, the forms of one letter less
+    /// (the vocabulary holds no such words; `raxt` → `rat`) and any with a digit (nor those).
+    static func oneEditWords(of word: String, shorter: Bool, in db: Database, cache: VocabularyCache) throws -> [String] {
+        let vocabulary = try cache.shortWords(in: db)
+        return oneEditForms(of: word).filter { form in
+            form.count < shortestWord ? shorter : vocabulary.contains(form) || form.contains(where: \.isNumber)
+        }.sorted()
     }
 
     /// Every string one edit (deletion, transposition, substitution or insertion of a letter a–z or

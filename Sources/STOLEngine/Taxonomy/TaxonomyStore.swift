@@ -208,8 +208,9 @@ public struct TaxonomyStore: Sendable {
         var sql = "SELECT name, lang, name_type, is_preferred FROM names WHERE taxon_id = ?"
         var arguments: StatementArguments = [id]
         if let lang {
-            sql += " AND (lang = ? OR lang LIKE ? OR name_type = 'synonym')"
-            arguments += [lang, lang + "-%"]
+            let regional = Self.regionalTags(of: lang)
+            sql += " AND (lang = ? OR (lang >= ? AND lang < ?) OR name_type = 'synonym')"
+            arguments += [lang, regional.lower, regional.upper]
         }
         sql += " ORDER BY name_type = 'synonym', lang, is_preferred DESC, id"
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.name(from:))
@@ -281,6 +282,13 @@ public struct TaxonomyStore: Sendable {
     /// The primary subtag of a language tag: `pt` for `pt-BR`.
     static func primaryLanguage(_ lang: String) -> String {
         String(lang.split(separator: "-").first ?? Substring(lang))
+    }
+
+    /// Bounds of the regional tags of `lang` (`en-GB`, `en-US` for `en`): `lower <= tag < upper`.
+    /// A range, not `LIKE 'en-%'`: a bound `LIKE` pattern makes SQLite prepare the statement again
+    /// on every execution.
+    static func regionalTags(of lang: String) -> (lower: String, upper: String) {
+        (lang + "-", lang + ".")
     }
 
     /// A row of `selectTaxon`, by column position (name lookups were a visible cost per taxon).

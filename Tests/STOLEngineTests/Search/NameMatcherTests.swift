@@ -20,6 +20,8 @@ import Testing
         #expect(try tier("lion zebra", "Lion") == nil, "every word must match")
         #expect(try tier("\"tree frog\"", "Frog tree") == nil, "a phrase keeps its order")
         #expect(try tier("ox", "Fox") == nil, "no word-internal match under three letters")
+        #expect(try tier("Panthera loe", "Loepantheraea", nil) == nil, "one word is not a compound of two query words")
+        #expect(try tier("Haus fuchs", "Rotfuchs am Haus", "de") == .wordInternal)
     }
 
     @Test func accentsAsTyped() throws {
