@@ -102,7 +102,7 @@ public struct SearchService: Sendable {
         var accentMismatch = false
         /// Whether the taxon is known in the user's language: it has a common name in it, or at least
         /// half of its children (of the first `sampledChildren`) have one. Known taxa first within a
-        /// tier (`markKnown`).
+        /// tier (`markKnown`), looked up where it can change the page (`finish` in `rankedHits`).
         var known = false
         /// For an all-names hit, the worst relation of a query word to the taxon's names.
         var spread = MatchTier.exact
@@ -166,15 +166,19 @@ public struct SearchService: Sendable {
 
     /// Children looked at to decide whether a taxon without a common name is known (`Hit.known`).
     static let sampledChildren = 20
+    /// Of the hits tied with a page's last hit on every key before `known`, how many are looked up
+    /// at most, and how many at a time (1,000 strains of *Escherichia coli* tie on Open Tree).
+    static let knownLookups = 200
+    static let knownBatch = 50
 
-    /// Sets each hit's `known` (see `Hit.known`): a hit on a common name in `lang` is known; the
-    /// others are looked up in one statement.
-    static func markKnown(_ hits: inout [Hit], lang: String, in db: Database) throws {
+    /// Sets the `known` of the hits at `indices` (see `Hit.known`): a hit on a common name in
+    /// `lang` is known; the others are looked up in one statement.
+    static func markKnown(_ hits: inout [Hit], at indices: [Int], lang: String, in db: Database) throws {
         var unknown: [Int64] = []
-        for i in hits.indices {
+        for i in indices {
             if hits[i].matchType == "common", languageOrder(hits[i].lang, lang) == 0 { hits[i].known = true } else { unknown.append(hits[i].taxonID) }
         }
-        guard hits.count > 1, !unknown.isEmpty else { return }
+        guard !unknown.isEmpty else { return }
         let primary = Inflection.primary(lang) ?? lang
         let regional = TaxonomyStore.regionalTags(of: primary)
         let named = "(n.lang = :lang OR (n.lang >= :regional AND n.lang < :regionalEnd)) AND n.name_type IN ('common', 'vernacular')"
@@ -187,7 +191,7 @@ public struct SearchService: Sendable {
             """), arguments: ["taxa": taxonList(unknown), "lang": primary, "regional": regional.lower, "regionalEnd": regional.upper])
         var known: Set<Int64> = []
         while let row = try rows.next() { known.insert(row[0]) }
-        for i in hits.indices where known.contains(hits[i].taxonID) { hits[i].known = true }
+        for i in indices where known.contains(hits[i].taxonID) { hits[i].known = true }
     }
 
     static func rankedHits(
@@ -241,18 +245,39 @@ public struct SearchService: Sendable {
             }
             return false
         }
-        /// The hits in order. `known` only orders hits that tie on every key before it, so it is
-        /// looked up only for the hits that can reach the page: those not after its last hit on
-        /// those keys (a later page, asking for more, looks up more; the order of the first
-        /// hits is the same).
+        /// The hits in order. `known` only orders hits that tie on every key before it (a run),
+        /// so it is looked up only where it can change the page: in each run that reaches the
+        /// page, in the order of the keys after `known`, for at most `knownLookups` hits (the
+        /// rest count as not known, whatever the page), and in the run holding the page's last
+        /// hit only until its share of the page is known. A later page, asking for more, may look
+        /// further into that run; what it finds known comes after what was found before, so
+        /// pages neither repeat nor skip.
         func finish() throws -> (hits: [Hit], capped: Bool) {
             var hits = best.values.sorted(by: Hit.ordered)
-            guard needed > 0, !hits.isEmpty else { return (scored(hits), capped) }
-            let last = hits[min(needed, hits.count) - 1]
-            let reach = hits.firstIndex { Hit.orderedBeforeKnown(last, $0) == true } ?? hits.count
-            var contenders = Array(hits[..<reach])
-            try markKnown(&contenders, lang: lang, in: db)
-            hits.replaceSubrange(..<reach, with: contenders.sorted(by: Hit.ordered))
+            guard needed > 0, hits.count > 1 else { return (scored(hits), capped) }
+            var whole: [Int] = []
+            var start = 0, reach = 0
+            while start < min(needed, hits.count) {
+                var end = start + 1
+                while end < hits.count, Hit.orderedBeforeKnown(hits[start], hits[end]) != true { end += 1 }
+                let lookups = start..<min(end, start + knownLookups)
+                reach = end
+                if end <= needed {
+                    whole += lookups
+                } else {
+                    // The run holding the page's last hit: a batch at a time.
+                    var looked = lookups.lowerBound, found = 0
+                    while looked < lookups.upperBound, found < needed - start {
+                        let batch = Array(looked..<min(lookups.upperBound, looked + knownBatch))
+                        try markKnown(&hits, at: batch, lang: lang, in: db)
+                        found += batch.count { hits[$0].known }
+                        looked += batch.count
+                    }
+                }
+                start = end
+            }
+            try markKnown(&hits, at: whole, lang: lang, in: db)
+            hits[..<reach].sort(by: Hit.ordered)
             return (scored(hits), capped)
         }
         func fetch(_ sql: String, _ args: StatementArguments, cap: Int) throws -> [CandidateName] {

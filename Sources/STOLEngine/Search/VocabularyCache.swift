@@ -2,8 +2,9 @@ import GRDB
 import STOLSupport
 
 /// What typo search keeps of one database's word vocabulary (`WordVocabulary`) between searches:
-/// how many words hold each trigram looked up so far, and the short words whole. An open database
-/// never changes, so nothing goes stale; it lives as long as its `TaxonomyDatabase`.
+/// how many words hold each trigram looked up so far, and, once the first typo search needs them,
+/// the words themselves (`VocabularyWords`) and the short ones as a set. An open database never
+/// changes, so nothing goes stale; it lives as long as its `TaxonomyDatabase`.
 final class VocabularyCache: Sendable {
     /// Most trigram counts kept: a query's trigrams come from what users type, so the table is
     /// bounded rather than grown by any text sent.
@@ -11,6 +12,7 @@ final class VocabularyCache: Sendable {
 
     private struct State {
         var trigramCounts: [String: Int] = [:]
+        var words: VocabularyWords?
         var shortWords: Set<String>?
     }
 
@@ -27,15 +29,22 @@ final class VocabularyCache: Sendable {
         return counted
     }
 
+    /// Every vocabulary word, read from `db` the first time.
+    func words(in db: Database) throws -> VocabularyWords {
+        if let words = state.withLock({ $0.words }) { return words }
+        let words = try VocabularyWords(db)
+        state.withLock { $0.words = words }
+        return words
+    }
+
     /// Every vocabulary word of `WordVocabulary.shortestWord` letters or one more (a few thousand
-    /// on millions of taxa), read from `db` the first time: the words one edit from a word of
-    /// four letters are looked up here rather than spelled out into a full-text query.
+    /// on millions of taxa): the words one edit from a word of four letters are looked up here
+    /// rather than spelled out into a full-text query.
     func shortWords(in db: Database) throws -> Set<String> {
         if let words = state.withLock({ $0.shortWords }) { return words }
+        let all = try words(in: db)
         let shortest = WordVocabulary.shortestWord
-        let padded = try String.fetchAll(db.cachedStatement(sql: "SELECT c0 FROM fts_words_content WHERE id >= ? AND id < ?"),
-            arguments: [WordVocabulary.rowid(length: shortest, n: 0), WordVocabulary.rowid(length: shortest + 2, n: 0)])
-        let words = Set(padded.map { String($0.dropFirst().dropLast()) })
+        let words = Set(all.words(ofLength: shortest) + all.words(ofLength: shortest + 1))
         state.withLock { $0.shortWords = words }
         return words
     }

@@ -64,31 +64,40 @@ enum WordVocabulary {
         guard !present.isEmpty else { return [] }
         let expression = present.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " OR ")
         let shortest = max(shortestWord, q.count - limit), longest = q.count + limit
-        let rows = try String.fetchCursor(db.cachedStatement(sql: matchingWordsSQL + " AND f.rowid >= :first AND f.rowid < :end"),
+        // Rowids only: each candidate's text comes from the words held in memory.
+        let words = try cache.words(in: db)
+        let rows = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT rowid FROM fts_words WHERE fts_words MATCH :m AND rowid >= :first AND rowid < :end"),
             arguments: ["m": expression, "first": rowid(length: shortest, n: 0), "end": rowid(length: longest + 1, n: 0)])
         // Each edit changes the letter counts by at most 2 (L1 norm), so a word whose counts differ
-        // from the query's by more than 2·limit is rejected before the edit distance (ASCII words).
-        let ascii = word.utf8.allSatisfy { $0 < 0x80 }
+        // from the query's by more than 2·limit is rejected before the edit distance. ASCII words
+        // are compared as bytes.
+        let query = Array(word.utf8)
+        let ascii = query.allSatisfy { $0 < 0x80 }
         var counts = [Int](repeating: 0, count: 128)
         var out: [(word: String, distance: Int)] = []
-        while let paddedWord = try rows.next() {
-            let candidate = paddedWord.dropFirst().dropLast()
-            if ascii, candidate.utf8.allSatisfy({ $0 < 0x80 }) {
-                for byte in candidate.utf8 { counts[Int(byte)] += 1 }
-                for byte in word.utf8 { counts[Int(byte)] -= 1 }
+        while let id = try rows.next() {
+            guard let candidate = words.word(rowid: id) else { continue }
+            if ascii, candidate.allSatisfy({ $0 < 0x80 }) {
+                for byte in candidate { counts[Int(byte)] += 1 }
+                for byte in query { counts[Int(byte)] -= 1 }
                 var difference = 0
-                for byte in candidate.utf8 {
+                for byte in candidate {
                     difference += abs(counts[Int(byte)])
                     counts[Int(byte)] = 0
                 }
-                for byte in word.utf8 {
+                for byte in query {
                     difference += abs(counts[Int(byte)])
                     counts[Int(byte)] = 0
                 }
                 if difference > 2 * limit { continue }
+                if let d = EditDistance.distance(query, Array(candidate), limit: limit) {
+                    out.append((String(decoding: candidate, as: UTF8.self), d))
+                }
+                continue
             }
-            if let d = EditDistance.distance(q, Array(candidate.unicodeScalars), limit: limit) {
-                out.append((String(candidate), d))
+            let text = String(decoding: candidate, as: UTF8.self)
+            if let d = EditDistance.distance(q, Array(text.unicodeScalars), limit: limit) {
+                out.append((text, d))
             }
         }
         return out

@@ -1,0 +1,43 @@
+import GRDB
+
+/// Every word of a database's vocabulary (`fts_words`), held in memory as UTF-8 by rowid, so that
+/// the typo search reads a candidate's text without a lookup in `fts_words_content` per candidate
+/// (an 8-letter word at 2 edits has about 20,000 candidates on Open Tree). About 9 MB for Open
+/// Tree's 623,240 words: the text, stripped of its padding, and an offset per word.
+struct VocabularyWords: Sendable {
+    private var bytes: [UInt8] = []
+    /// Where each word starts in `bytes`, in rowid order, plus the end of the last.
+    private var offsets: [Int32] = [0]
+    /// Per word length (`rowid >> 32`), the index in `offsets` of its first word (`n` = 1).
+    private var firstOfLength: [Int: Int] = [:]
+    /// Per word length, how many words.
+    private var countOfLength: [Int: Int] = [:]
+
+    /// Reads the whole vocabulary of `db` (once per database; ~0.2 s on Open Tree).
+    init(_ db: Database) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, c0 FROM fts_words_content ORDER BY id")
+        while let row = try rows.next() {
+            let rowid: Int64 = row[0]
+            let length = Int(rowid >> 32)
+            if firstOfLength[length] == nil { firstOfLength[length] = offsets.count - 1 }
+            countOfLength[length, default: 0] += 1
+            let padded: String = row[1] ?? ""
+            bytes.append(contentsOf: padded.utf8.dropFirst().dropLast())
+            offsets.append(Int32(bytes.count))
+        }
+    }
+
+    /// The word with `rowid` (`WordVocabulary.rowid(length:n:)`), if there is one.
+    func word(rowid: Int64) -> ArraySlice<UInt8>? {
+        let length = Int(rowid >> 32), n = Int(rowid & 0xFFFF_FFFF)
+        guard let first = firstOfLength[length], let count = countOfLength[length], n >= 1, n <= count else { return nil }
+        let index = first + n - 1
+        return bytes[Int(offsets[index])..<Int(offsets[index + 1])]
+    }
+
+    /// Every word of `length` letters.
+    func words(ofLength length: Int) -> [String] {
+        guard let first = firstOfLength[length], let count = countOfLength[length] else { return [] }
+        return (first..<first + count).map { String(decoding: bytes[Int(offsets[$0])..<Int(offsets[$0 + 1])], as: UTF8.self) }
+    }
+}
