@@ -161,7 +161,21 @@ public struct SearchService: Sendable {
 
     /// `strings` as a JSON array, for `json_each`.
     static func jsonArray(_ strings: [String]) -> String {
-        (try? String(data: JSONEncoder().encode(strings), encoding: .utf8)) ?? "[]"
+        var out = "["
+        for (i, string) in strings.enumerated() {
+            if i > 0 { out += "," }
+            out += "\""
+            for scalar in string.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            out += "\""
+        }
+        return out + "]"
     }
 
     /// Children looked at to decide whether a taxon without a common name is known (`Hit.known`).
@@ -336,7 +350,7 @@ public struct SearchService: Sendable {
         if !substrings.isEmpty {
             var alternatives: [[String]] = []
             for parts in substrings {
-                let found = try WordVocabulary.wordsContaining(parts, cap: internalWordCap, in: db)
+                let found = try WordVocabulary.wordsContaining(parts, cap: internalWordCap, in: db, cache: vocabulary)
                 if found.capped { capped = true }
                 alternatives.append(found.words.isEmpty ? parts : found.words)
             }

@@ -105,8 +105,9 @@ enum WordVocabulary {
 
     /// Vocabulary words that hold one of `parts` (folded, three letters or more) inside or at their
     /// start, at most `cap` of them (`capped` when more exist). Candidates hold every trigram of a
-    /// part; each is confirmed as a substring.
-    static func wordsContaining(_ parts: [String], cap: Int, in db: Database) throws -> (words: [String], capped: Bool) {
+    /// part (their text from `cache`); each is confirmed as a substring.
+    static func wordsContaining(_ parts: [String], cap: Int, in db: Database, cache: VocabularyCache) throws -> (words: [String], capped: Bool) {
+        let vocabulary = try cache.words(in: db)
         var out: [String] = []
         var seen: Set<String> = []
         for part in parts {
@@ -120,9 +121,10 @@ enum WordVocabulary {
                 if !grams.contains(text) { grams.append(text) }
             }
             let expression = grams.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ")
-            let rows = try String.fetchCursor(db.cachedStatement(sql: matchingWordsSQL), arguments: ["m": expression])
-            while let padded = try rows.next() {
-                let word = String(padded.dropFirst().dropLast())
+            let rows = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT rowid FROM fts_words WHERE fts_words MATCH ?"), arguments: [expression])
+            while let id = try rows.next() {
+                guard let bytes = vocabulary.word(rowid: id) else { continue }
+                let word = String(decoding: bytes, as: UTF8.self)
                 guard NameMatcher.contains(word, part), seen.insert(word).inserted else { continue }
                 if out.count == cap { return (out, true) }
                 out.append(word)
