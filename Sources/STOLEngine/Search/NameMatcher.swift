@@ -103,7 +103,7 @@ struct NameMatcher: Sendable {
                 relation = .inflected
             } else if word.hasPrefix(token) {
                 relation = .prefix
-            } else if token.count >= 3, Self.contains(word, token) || compoundHead(i, of: word, primary: primary), !holdsOtherToken(word, besides: i) {
+            } else if token.count >= 3, Self.holdsInside(word, token) || compoundHead(i, of: word, primary: primary), !holdsOtherToken(word, besides: i) {
                 relation = .wordInternal
             } else {
                 relation = nil
@@ -111,6 +111,12 @@ struct NameMatcher: Sendable {
             if let relation, best == nil || relation < best! { best = relation }
         }
         return best
+    }
+
+    /// Whether `word` holds `token` as a word-internal match: anywhere from four letters, at its
+    /// end for three (a compound's head: `Bär` in "Eisbär", not `leo` in "oleosa").
+    static func holdsInside(_ word: String, _ token: String) -> Bool {
+        token.count > 3 ? contains(word, token) : word.hasSuffix(token)
     }
 
     /// Whether `word` starts with or holds a query word other than word `i`: such a word is not a

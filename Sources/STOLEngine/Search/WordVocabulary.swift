@@ -104,14 +104,16 @@ enum WordVocabulary {
     }
 
     /// Vocabulary words that hold one of `parts` (folded, three letters or more) inside or at their
-    /// start, at most `cap` of them (`capped` when more exist). Candidates hold every trigram of a
-    /// part (their text from `cache`); each is confirmed as a substring.
+    /// start (a part of three letters: at their end, `NameMatcher.holdsInside`), at most `cap` of
+    /// them (`capped` when more exist). Candidates hold every trigram of a part (of three
+    /// letters: with the padding after it), their text from `cache`; each is confirmed.
     static func wordsContaining(_ parts: [String], cap: Int, in db: Database, cache: VocabularyCache) throws -> (words: [String], capped: Bool) {
         let vocabulary = try cache.words(in: db)
         var out: [String] = []
         var seen: Set<String> = []
         for part in parts {
-            let scalars = Array(part.unicodeScalars)
+            let atEnd = part.count == 3
+            let scalars = Array((atEnd ? part + " " : part).unicodeScalars)
             guard scalars.count >= 3 else { continue }
             var grams: [String] = []
             for i in 0...(scalars.count - 3) {
@@ -125,7 +127,7 @@ enum WordVocabulary {
             while let id = try rows.next() {
                 guard let bytes = vocabulary.word(rowid: id) else { continue }
                 let word = String(decoding: bytes, as: UTF8.self)
-                guard NameMatcher.contains(word, part), seen.insert(word).inserted else { continue }
+                guard NameMatcher.holdsInside(word, part), seen.insert(word).inserted else { continue }
                 if out.count == cap { return (out, true) }
                 out.append(word)
             }

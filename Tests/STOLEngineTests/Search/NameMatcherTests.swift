@@ -22,6 +22,8 @@ import Testing
         #expect(try tier("ox", "Fox") == nil, "no word-internal match under three letters")
         #expect(try tier("Panthera loe", "Loepantheraea", nil) == nil, "one word is not a compound of two query words")
         #expect(try tier("Haus fuchs", "Rotfuchs am Haus", "de") == .wordInternal)
+        #expect(try tier("Bär", "Eisbär", "de") == .wordInternal)
+        #expect(try tier("leo", "Oleosa", nil) == nil, "three letters inside a word only at its end")
     }
 
     @Test func accentsAsTyped() throws {
