@@ -9,9 +9,9 @@ struct VocabularyWords: Sendable {
     /// Where each word starts in `bytes`, in rowid order, plus the end of the last.
     private var offsets: [Int32] = [0]
     /// Per word length (`rowid >> 32`), the index in `offsets` of its first word (`n` = 1).
-    private var firstOfLength: [Int: Int] = [:]
+    private var firstOfLength: [Int] = []
     /// Per word length, how many words.
-    private var countOfLength: [Int: Int] = [:]
+    private var countOfLength: [Int] = []
 
     /// Reads the whole vocabulary of `db` (once per database; ~0.2 s on Open Tree).
     init(_ db: Database) throws {
@@ -19,8 +19,13 @@ struct VocabularyWords: Sendable {
         while let row = try rows.next() {
             let rowid: Int64 = row[0]
             let length = Int(rowid >> 32)
-            if firstOfLength[length] == nil { firstOfLength[length] = offsets.count - 1 }
-            countOfLength[length, default: 0] += 1
+            guard length >= 0, length < 1 << 16 else { continue }
+            if length >= firstOfLength.count {
+                firstOfLength += [Int](repeating: offsets.count - 1, count: length + 1 - firstOfLength.count)
+                countOfLength += [Int](repeating: 0, count: length + 1 - countOfLength.count)
+            }
+            if countOfLength[length] == 0 { firstOfLength[length] = offsets.count - 1 }
+            countOfLength[length] += 1
             let padded: String = row[1] ?? ""
             bytes.append(contentsOf: padded.utf8.dropFirst().dropLast())
             offsets.append(Int32(bytes.count))
@@ -30,14 +35,15 @@ struct VocabularyWords: Sendable {
     /// The word with `rowid` (`WordVocabulary.rowid(length:n:)`), if there is one.
     func word(rowid: Int64) -> ArraySlice<UInt8>? {
         let length = Int(rowid >> 32), n = Int(rowid & 0xFFFF_FFFF)
-        guard let first = firstOfLength[length], let count = countOfLength[length], n >= 1, n <= count else { return nil }
-        let index = first + n - 1
+        guard length >= 0, length < countOfLength.count, n >= 1, n <= countOfLength[length] else { return nil }
+        let index = firstOfLength[length] + n - 1
         return bytes[Int(offsets[index])..<Int(offsets[index + 1])]
     }
 
     /// Every word of `length` letters.
     func words(ofLength length: Int) -> [String] {
-        guard let first = firstOfLength[length], let count = countOfLength[length] else { return [] }
-        return (first..<first + count).map { String(decoding: bytes[Int(offsets[$0])..<Int(offsets[$0 + 1])], as: UTF8.self) }
+        guard length >= 0, length < countOfLength.count else { return [] }
+        let first = firstOfLength[length]
+        return (first..<first + countOfLength[length]).map { String(decoding: bytes[Int(offsets[$0])..<Int(offsets[$0 + 1])], as: UTF8.self) }
     }
 }

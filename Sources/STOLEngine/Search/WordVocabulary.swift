@@ -62,7 +62,15 @@ enum WordVocabulary {
         let chosen = trigrams.sorted { (frequency[$0] ?? 0, $0) < (frequency[$1] ?? 0, $1) }.prefix(3 * limit + 1)
         let present = chosen.filter { (frequency[$0] ?? 0) > 0 }
         guard !present.isEmpty else { return [] }
-        let expression = present.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " OR ")
+        func quoted(_ gram: String) -> String { "\"\(gram.replacingOccurrences(of: "\"", with: "\"\""))\"" }
+        var expression = present.map(quoted).joined(separator: " OR ")
+        // Or, when it promises well under half the candidates, the pigeonhole form: cut the padded
+        // word into d + 1 pieces of three letters or more; d edits leave one piece whole, so a
+        // close word holds every trigram of some piece (`elefant`: 5,212 → 1,274 words on Open Tree).
+        let estimate = present.reduce(0) { $0 + (frequency[$1] ?? 0) }
+        if let pieces = pieces(of: padded, count: limit + 1, frequency: frequency), pieces.estimate * 5 < estimate * 2 {
+            expression = pieces.trigrams.map { "(" + $0.map(quoted).joined(separator: " AND ") + ")" }.joined(separator: " OR ")
+        }
         let shortest = max(shortestWord, q.count - limit), longest = q.count + limit
         // Rowids only: each candidate's text comes from the words held in memory.
         let words = try cache.words(in: db)
@@ -101,6 +109,35 @@ enum WordVocabulary {
             }
         }
         return out
+    }
+
+    /// The cut of `padded` into `count` pieces of three letters or more whose trigrams find the
+    /// fewest words, as each piece's trigrams with the estimate (per piece, its rarest trigram's
+    /// count, summed); nil when the word is too short to cut so.
+    static func pieces(of padded: [Unicode.Scalar], count: Int, frequency: [String: Int]) -> (trigrams: [[String]], estimate: Int)? {
+        func trigrams(_ range: Range<Int>) -> [String] {
+            range.lowerBound + 3 <= range.upperBound
+                ? (range.lowerBound...(range.upperBound - 3)).map { i in var g = String.UnicodeScalarView(); g.append(contentsOf: padded[i..<i + 3]); return String(g) }
+                : []
+        }
+        var best: (trigrams: [[String]], estimate: Int)?
+        func cut(from start: Int, left: Int, taken: [[String]], estimate: Int) {
+            if left == 1 {
+                guard padded.count - start >= 3 else { return }
+                let last = trigrams(start..<padded.count)
+                let total = estimate + (last.map { frequency[$0] ?? 0 }.min() ?? 0)
+                if best == nil || total < best!.estimate { best = (taken + [last], total) }
+                return
+            }
+            var end = start + 3
+            while padded.count - end >= 3 * (left - 1) {
+                let piece = trigrams(start..<end)
+                cut(from: end, left: left - 1, taken: taken + [piece], estimate: estimate + (piece.map { frequency[$0] ?? 0 }.min() ?? 0))
+                end += 1
+            }
+        }
+        cut(from: 0, left: count, taken: [], estimate: 0)
+        return best
     }
 
     /// Vocabulary words that hold one of `parts` (folded, three letters or more) inside or at their
