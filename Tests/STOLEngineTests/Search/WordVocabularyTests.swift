@@ -1,0 +1,84 @@
+import GRDB
+import Testing
+@testable import STOLEngine
+
+/// The typo stage's close words (`WordVocabulary.closeWords`, through any trigram or through the
+/// pigeonhole pieces) are every vocabulary word within the edit limit, checked against all words
+/// of the embedded database's vocabulary; and the words held in memory are the stored ones.
+@Suite struct WordVocabularyTests {
+    static func vocabulary(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT c0 FROM fts_words_content ORDER BY id").map { String($0.dropFirst().dropLast()) }
+    }
+
+    @Test func wordsInMemoryAreTheStoredOnesByRowid() async throws {
+        let database = try TaxonomyDatabase(url: try Engine.embeddedDatabaseURL(), source: .bundled)
+        try await database.read { db in
+            let words = try VocabularyWords(db)
+            let stored = try Row.fetchAll(db, sql: "SELECT id, c0 FROM fts_words_content ORDER BY id")
+            #expect(stored.count > 500)
+            for row in stored {
+                let padded: String = row[1]
+                #expect(words.word(rowid: row[0]).map { String(decoding: $0, as: UTF8.self) } == String(padded.dropFirst().dropLast()))
+            }
+            #expect(words.word(rowid: WordVocabulary.rowid(length: 5, n: 0)) == nil)
+            #expect(words.word(rowid: WordVocabulary.rowid(length: 5, n: 1 << 30)) == nil)
+            #expect(words.word(rowid: WordVocabulary.rowid(length: 900, n: 1)) == nil)
+        }
+    }
+
+    /// Words of seven letters or more have 3·d + 1 padded trigrams and d + 1 pieces of three, so
+    /// both ways of finding candidates are complete: nothing within reach is missed.
+    @Test func closeWordsAreEveryWordWithinTheLimit() async throws {
+        let database = try TaxonomyDatabase(url: try Engine.embeddedDatabaseURL(), source: .bundled)
+        let cache = VocabularyCache()
+        try await database.read { db in
+            let all = try Self.vocabulary(db)
+            var random = UInt64(42)
+            func next(_ n: Int) -> Int {
+                random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Int((random >> 33) % UInt64(n))
+            }
+            let letters = Array("abcdefghijklmnopqrstuvwxyz")
+            var queries: Set<String> = []
+            for word in all.filter({ $0.count >= 8 && $0.allSatisfy(\.isASCII) }).prefix(150) {
+                var typed = Array(word)
+                for _ in 0..<(1 + next(2)) {
+                    let i = next(typed.count)
+                    switch next(3) {
+                    case 0: typed[i] = letters[next(letters.count)]
+                    case 1: typed.insert(letters[next(letters.count)], at: i)
+                    default: typed.remove(at: i)
+                    }
+                }
+                queries.insert(String(typed))
+            }
+            #expect(queries.count > 100)
+            var found = 0
+            for query in queries where query.count >= 7 {
+                let limit = SearchService.allowedDistance(query)
+                let q = Array(query.unicodeScalars)
+                let expected = Set(all.filter { word in
+                    word.unicodeScalars.count >= WordVocabulary.shortestWord
+                        && EditDistance.distance(q, Array(word.unicodeScalars), limit: limit) != nil
+                })
+                let close = try WordVocabulary.closeWords(to: query, limit: limit, in: db, cache: cache)
+                #expect(Set(close.map(\.word)) == expected, "\(query)")
+                for (word, distance) in close {
+                    #expect(EditDistance.distance(q, Array(word.unicodeScalars), limit: limit) == distance)
+                }
+                found += close.count
+            }
+            #expect(found > 100, "most typed words are within reach of the word they came from")
+        }
+    }
+
+    @Test func piecesCutThePaddedWordIntoRarePieces() {
+        let padded = Array(" elefant ".unicodeScalars)
+        let frequency = [" el": 500, "ele": 400, "lef": 3, "efa": 30, "fan": 900, "ant": 2000, "nt ": 1500]
+        let pieces = WordVocabulary.pieces(of: padded, count: 3, frequency: frequency)
+        #expect(pieces?.trigrams.count == 3)
+        // Every trigram of a piece lies within the word, and the pieces do not overlap.
+        #expect(pieces?.trigrams.flatMap { $0 }.allSatisfy { frequency[$0] != nil } == true)
+        #expect(WordVocabulary.pieces(of: Array(" lion ".unicodeScalars), count: 3, frequency: [:]) == nil, "too short to cut in three")
+    }
+}
