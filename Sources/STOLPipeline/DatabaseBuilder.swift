@@ -166,7 +166,7 @@ public struct DatabaseBuilder {
             // A flag per node rather than a look into `taxa`: the finder asks it of every node it
             // passes, and NCBI's wide families make that tens of millions of scattered reads.
             let isSpecies = taxa.map { $0.rank == .species }
-            let finder = RelativesFinder(tree: tree) { isSpecies[Int($0)] }
+            var relatives = NearestRelatives(finder: RelativesFinder(tree: tree) { isSpecies[Int($0)] }, nameOrder: nameOrder, n: topN)
             try queue.write { db in
                 let insert = try BulkStatement(db, "INSERT INTO top_n_relatives(taxon_id, relative_id, rank_order, lca_id, lca_depth, distance) VALUES (?,?,?,?,?,?)")
                 let total = max(report.species, 1)
@@ -174,9 +174,7 @@ public struct DatabaseBuilder {
                 for i in byID where isSpecies[i] {
                     if done % 20_000 == 0 { progress("relatives", Double(done) / Double(total)) }
                     done += 1
-                    var found = Self.nearest(finder.candidates(of: Int32(i), n: topN).candidates, n: topN)
-                    found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : nameOrder[Int($0.node)] < nameOrder[Int($1.node)] }
-                    for (order, c) in found.prefix(topN).enumerated() {
+                    for (order, c) in relatives.nearest(to: Int32(i)).enumerated() {
                         try insert.insert(
                             .int(ids[i]), .int(ids[Int(c.node)]), .int(Int64(order + 1)), .int(ids[Int(c.lca)]),
                             .int(Int64(tree.depth[Int(c.lca)])), .int(Int64(c.distance)))
@@ -212,27 +210,6 @@ public struct DatabaseBuilder {
         try queue.close()
         report.bytes = (try? fm.attributesOfItem(atPath: output.path)[.size] as? Int64) ?? 0
         return report
-    }
-
-    /// The candidates no farther than the `n`-th nearest: the only ones that can be among the `n`
-    /// nearest once ties are broken, so that sorting a wide genus or family sorts only those.
-    static func nearest(_ candidates: [RelativesFinder.Candidate], n: Int) -> [RelativesFinder.Candidate] {
-        guard candidates.count > n, n > 0 else { return candidates }
-        var distances = candidates.map(\.distance)
-        var low = 0, high = distances.count - 1, k = n - 1
-        // Quickselect of the k-th smallest distance.
-        while low < high {
-            let pivot = distances[(low + high) / 2]
-            var i = low, j = high
-            while i <= j {
-                while distances[i] < pivot { i += 1 }
-                while distances[j] > pivot { j -= 1 }
-                if i <= j { distances.swapAt(i, j); i += 1; j -= 1 }
-            }
-            if k <= j { high = j } else if k >= i { low = i } else { break }
-        }
-        let cut = distances[k]
-        return candidates.filter { $0.distance <= cut }
     }
 
     /// The full-text columns of a taxon's names: common names, then synonyms, each joined by ` ; `.

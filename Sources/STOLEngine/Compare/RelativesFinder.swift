@@ -18,6 +18,45 @@ public struct RelativesFinder {
         public var visited: Int
     }
 
+    /// A walk outward from one species, paused before its next ancestor: what it found so far and
+    /// where it goes next. What the rest of the walk finds depends only on `child`, `up` and how
+    /// many candidates were found at each distance, never on which ones.
+    public struct Walk: Sendable {
+        /// Candidates found so far, in the order found.
+        public fileprivate(set) var found: [Candidate] = []
+        /// Candidates found at each distance (index = distance).
+        fileprivate var histogram: [Int] = []
+        /// The node whose subtree was walked last (skipped under `ancestor`), or -1 at the start.
+        public fileprivate(set) var child: Int32 = -1
+        /// The next ancestor whose subtree is walked; the species itself at the start.
+        public fileprivate(set) var ancestor: Int32
+        /// Steps from the species up to `ancestor`.
+        public fileprivate(set) var up: Int32 = 0
+        /// Nodes looked at so far.
+        public fileprivate(set) var visited = 0
+        /// True once the walk is sure of its answer (or ran out of ancestors).
+        public fileprivate(set) var finished = false
+
+        init(species: Int32) { ancestor = species }
+
+        /// The farthest distance of a candidate found so far (0 when none is).
+        public var farthest: Int32 { Int32(max(histogram.count - 1, 0)) }
+
+        /// Candidates found at distances below `d`.
+        func count(below d: Int32) -> Int {
+            var sum = 0
+            for i in 0..<min(Int(d), histogram.count) { sum += histogram[i] }
+            return sum
+        }
+
+        mutating func add(_ candidate: Candidate) {
+            found.append(candidate)
+            let d = Int(candidate.distance)
+            if d >= histogram.count { histogram.append(contentsOf: repeatElement(0, count: d + 1 - histogram.count)) }
+            histogram[d] += 1
+        }
+    }
+
     public let tree: TreeIndex
     /// Whether each node is a species (the only nodes returned).
     public let isSpecies: (Int32) -> Bool
@@ -28,51 +67,60 @@ public struct RelativesFinder {
     }
 
     public func candidates(of species: Int32, n: Int, maxVisited: Int = .max) -> Result {
-        var found: [Candidate] = []
-        var histogram: [Int32: Int] = [:]
-        func count(below d: Int32) -> Int { histogram.reduce(0) { $0 + ($1.key < d ? $1.value : 0) } }
-        var visited = 0
-        // Starts at the species itself: species below it (where a source nests them) are relatives too.
-        var child: Int32 = -1
-        var ancestor = species
-        var up: Int32 = 0
-        while ancestor >= 0 {
-            // An ancestor ranked species (sources that nest species) is a relative at distance `up`.
-            if up > 0, isSpecies(ancestor) {
-                found.append(Candidate(node: ancestor, lca: ancestor, distance: up))
-                histogram[up, default: 0] += 1
+        var walk = start(at: species)
+        while !walk.finished {
+            guard advance(&walk, n: n, maxVisited: maxVisited) else {
+                return Result(candidates: walk.found, truncated: true, visited: walk.visited)
             }
-            if count(below: up + 1) >= n { break }
-            var frontier = Array(tree.children(of: ancestor))
-            var level: Int32 = 1
-            while !frontier.isEmpty {
-                let d = up + level
-                let closer = count(below: d)
-                if closer >= n { break }
-                var next: [Int32] = []
-                var takenHere = 0
-                for node in frontier where node != child {
-                    visited += 1
-                    if visited > maxVisited {
-                        return Result(candidates: found, truncated: true, visited: visited - 1)
-                    }
-                    if isSpecies(node) {
-                        found.append(Candidate(node: node, lca: ancestor, distance: d))
-                        histogram[d, default: 0] += 1
-                        takenHere += 1
-                        // Level 1 is in name order: enough names here settle every remaining slot.
-                        if level == 1, takenHere >= n - closer { break }
-                    }
-                    next.append(contentsOf: tree.children(of: node))
-                }
-                if level == 1, takenHere >= n - closer { break }
-                frontier = next
-                level += 1
-            }
-            child = ancestor
-            ancestor = tree.parent[Int(ancestor)]
-            up += 1
         }
-        return Result(candidates: found, truncated: false, visited: visited)
+        return Result(candidates: walk.found, truncated: false, visited: walk.visited)
+    }
+
+    /// A walk from `species` that has looked at nothing yet.
+    public func start(at species: Int32) -> Walk { Walk(species: species) }
+
+    /// Walks the subtree of `walk.ancestor` (less the part walked already) and moves up to its
+    /// parent. Returns false when it stopped at `maxVisited` nodes before it was sure of the answer.
+    public func advance(_ walk: inout Walk, n: Int, maxVisited: Int = .max) -> Bool {
+        guard !walk.finished else { return true }
+        let ancestor = walk.ancestor, up = walk.up, child = walk.child
+        // An ancestor ranked species (sources that nest species) is a relative at distance `up`.
+        // The walk starts at the species itself: species below it (where a source nests them) are relatives too.
+        if up > 0, isSpecies(ancestor) { walk.add(Candidate(node: ancestor, lca: ancestor, distance: up)) }
+        if walk.count(below: up + 1) >= n {
+            walk.finished = true
+            return true
+        }
+        var frontier = Array(tree.children(of: ancestor))
+        var level: Int32 = 1
+        while !frontier.isEmpty {
+            let d = up + level
+            let closer = walk.count(below: d)
+            if closer >= n { break }
+            var next: [Int32] = []
+            var takenHere = 0
+            for node in frontier where node != child {
+                walk.visited += 1
+                if walk.visited > maxVisited {
+                    walk.visited -= 1
+                    return false
+                }
+                if isSpecies(node) {
+                    walk.add(Candidate(node: node, lca: ancestor, distance: d))
+                    takenHere += 1
+                    // Level 1 is in name order: enough names here settle every remaining slot.
+                    if level == 1, takenHere >= n - closer { break }
+                }
+                next.append(contentsOf: tree.children(of: node))
+            }
+            if level == 1, takenHere >= n - closer { break }
+            frontier = next
+            level += 1
+        }
+        walk.child = ancestor
+        walk.ancestor = tree.parent[Int(ancestor)]
+        walk.up += 1
+        if walk.ancestor < 0 { walk.finished = true }
+        return true
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import STOLPipeline
 
 extension ImporterTests {
-    /// `DatabaseBuilder.nearest` keeps exactly what sorting every candidate and keeping `n` could keep.
+    /// `NearestRelatives.nearest` keeps exactly what sorting every candidate and keeping `n` could keep.
     @Suite struct RelativesCut {
         @Test func keepsEveryCandidateUpToTheNthDistance() {
             var generator = CompareRandom(seed: 18)
@@ -15,7 +15,7 @@ extension ImporterTests {
                     RelativesFinder.Candidate(node: Int32($0), lca: 0, distance: Int32.random(in: 1...spread, using: &generator))
                 }
                 let n = [1, 3, 10, 25][round % 4]
-                let kept = DatabaseBuilder.nearest(candidates, n: n)
+                let kept = NearestRelatives.nearest(candidates, n: n)
                 let sorted = candidates.map(\.distance).sorted()
                 let expected = count <= n ? candidates : candidates.filter { $0.distance <= sorted[n - 1] }
                 #expect(kept == expected, "n \(n), distances \(candidates.map(\.distance))")
