@@ -178,21 +178,32 @@ public enum SchemaExtensions {
             FROM \(source).taxa t LEFT JOIN \(source).names n ON n.taxon_id = t.id
             ORDER BY t.id, n.id
             """)
+        // Foundation's trim bridges every string; a name that starts and ends with an ASCII byte
+        // other than space or tab (nearly all of them) has nothing to trim.
+        func trimmed(_ text: String) -> String {
+            let utf8 = text.utf8
+            guard let first = utf8.first, let last = utf8.last else { return text }
+            func plain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && byte != 0x09 }
+            return plain(first) && plain(last) ? text : text.trimmingCharacters(in: .whitespaces)
+        }
         var current: Int64?
-        var seen: Set<String> = []
+        // The folded forms the current taxon has so far: a few at most, so a list, not a set per taxon.
+        var seen: [String] = []
         while let row = try rows.next() {
             let id: Int64 = row[0]
             if id != current {
                 current = id
-                let scientific = ((row[1] as String?) ?? "").trimmingCharacters(in: .whitespaces)
+                let scientific = trimmed((row[1] as String?) ?? "")
                 let folded = TextFolding.fold(scientific)
                 try add(id, scientific, folded, "scientific", nil)
-                seen = [folded]
+                seen.removeAll(keepingCapacity: true)
+                seen.append(folded)
             }
             guard let raw = row[2] as String? else { continue }
-            let name = raw.trimmingCharacters(in: .whitespaces)
+            let name = trimmed(raw)
             let folded = TextFolding.fold(name)
-            guard !folded.isEmpty, seen.insert(folded).inserted else { continue }
+            guard !folded.isEmpty, !seen.contains(folded) else { continue }
+            seen.append(folded)
             try add(id, name, folded, (row[4] as String?) == "synonym" ? "synonym" : "common", row[3])
         }
         try db.execute(sql: "INSERT INTO fts_trigram(fts_trigram) VALUES ('optimize')")
