@@ -76,7 +76,8 @@ public struct RelativesFinder {
         return Result(candidates: walk.found, truncated: false, visited: walk.visited)
     }
 
-    /// A walk from `species` that has looked at nothing yet.
+    /// A walk from `species` that has looked at nothing yet. It starts at the species itself:
+    /// species below it (where a source nests them) are relatives too.
     public func start(at species: Int32) -> Walk { Walk(species: species) }
 
     /// Walks the subtree of `walk.ancestor` (less the part walked already) and moves up to its
@@ -85,38 +86,46 @@ public struct RelativesFinder {
         guard !walk.finished else { return true }
         let ancestor = walk.ancestor, up = walk.up, child = walk.child
         // An ancestor ranked species (sources that nest species) is a relative at distance `up`.
-        // The walk starts at the species itself: species below it (where a source nests them) are relatives too.
         if up > 0, isSpecies(ancestor) { walk.add(Candidate(node: ancestor, lca: ancestor, distance: up)) }
         if walk.count(below: up + 1) >= n {
             walk.finished = true
             return true
         }
-        var frontier = Array(tree.children(of: ancestor))
-        var level: Int32 = 1
-        while !frontier.isEmpty {
-            let d = up + level
-            let closer = walk.count(below: d)
-            if closer >= n { break }
-            var next: [Int32] = []
-            var takenHere = 0
-            for node in frontier where node != child {
-                walk.visited += 1
-                if walk.visited > maxVisited {
-                    walk.visited -= 1
-                    return false
-                }
-                if isSpecies(node) {
-                    walk.add(Candidate(node: node, lca: ancestor, distance: d))
-                    takenHere += 1
-                    // Level 1 is in name order: enough names here settle every remaining slot.
+        // Raw buffers and two reused frontier arrays: this loop runs for every node of every
+        // species' walk, and slices of the tree's arrays would retain and release them each time.
+        let stopped = tree.childStart.withUnsafeBufferPointer { start in
+            tree.children.withUnsafeBufferPointer { children -> Bool in
+                var frontier = Array(children[Int(start[Int(ancestor)])..<Int(start[Int(ancestor) + 1])])
+                var next: [Int32] = []
+                var level: Int32 = 1
+                while !frontier.isEmpty {
+                    let d = up + level
+                    let closer = walk.count(below: d)
+                    if closer >= n { break }
+                    next.removeAll(keepingCapacity: true)
+                    var takenHere = 0
+                    for node in frontier where node != child {
+                        walk.visited += 1
+                        if walk.visited > maxVisited {
+                            walk.visited -= 1
+                            return true
+                        }
+                        if isSpecies(node) {
+                            walk.add(Candidate(node: node, lca: ancestor, distance: d))
+                            takenHere += 1
+                            // Level 1 is in name order: enough names here settle every remaining slot.
+                            if level == 1, takenHere >= n - closer { break }
+                        }
+                        for k in Int(start[Int(node)])..<Int(start[Int(node) + 1]) { next.append(children[k]) }
+                    }
                     if level == 1, takenHere >= n - closer { break }
+                    swap(&frontier, &next)
+                    level += 1
                 }
-                next.append(contentsOf: tree.children(of: node))
+                return false
             }
-            if level == 1, takenHere >= n - closer { break }
-            frontier = next
-            level += 1
         }
+        if stopped { return false }
         walk.child = ancestor
         walk.ancestor = tree.parent[Int(ancestor)]
         walk.up += 1
