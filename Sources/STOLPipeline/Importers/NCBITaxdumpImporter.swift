@@ -47,7 +47,7 @@ public struct NCBITaxdumpImporter {
         // 1. Nodes: tax id, parent tax id, rank level (-1 for ranks that are folded away). Lines
         //    are split into byte ranges; only the rank becomes a string.
         var taxIDs: [Int64] = [], parentIDs: [Int64] = [], levels: [Int8] = [], lines: [Int32] = []
-        var indexOf: [Int64: Int32] = [:]
+        var indexOf = TaxIDIndex()
         var levelOf: [String: Int8] = [:]  // some fifty distinct ranks
         var ranges: [Range<Int>] = []
         let nodes = try LineReader(url: nodesURL)
@@ -72,7 +72,7 @@ public struct NCBITaxdumpImporter {
                 issues.append(SourceIssue("duplicate tax id \(taxID); node skipped", at: location))
                 continue
             }
-            indexOf[taxID] = Int32(taxIDs.count)
+            indexOf.set(Int32(taxIDs.count), for: taxID)
             taxIDs.append(taxID)
             parentIDs.append(parentID)
             if let level = levelOf[rank] {
