@@ -304,11 +304,13 @@ public struct SearchService: Sendable {
             try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT ?"), arguments: [expression, cap])
         }
         /// Judges every name of the taxa `expression` matches in `fts_taxa` (the cap applies to
-        /// taxa), skipping taxa already judged, then marks them judged.
-        func considerTaxaMatching(_ expression: String, cap: Int = fullTextCap) throws {
+        /// taxa), skipping taxa already judged, then marks them judged. Returns whether they were
+        /// all (fewer than `cap`).
+        @discardableResult func considerTaxaMatching(_ expression: String, cap: Int = fullTextCap) throws -> Bool {
             let taxa = try taxaMatching(expression, cap: cap)
             if taxa.count >= cap { capped = true }
             try judge(taxa)
+            return taxa.count < cap
         }
         /// Judges every name of `taxa` not judged yet, then marks them judged.
         func judge(_ taxa: [Int64]) throws {
@@ -338,7 +340,7 @@ public struct SearchService: Sendable {
             WHERE s.folded > :q AND s.folded < :q || char(1114111)\(filter.sql)
             ORDER BY s.folded LIMIT \(prefixCap)
             """, arguments(["q": query.folded]), cap: prefixCap), acrossNames: false)
-        try considerTaxaMatching(query.ftsExpression, cap: prefixCap)
+        let everyPrefixJudged = try considerTaxaMatching(query.ftsExpression, cap: prefixCap)
         if full(after: .prefix) { return try finish() }
 
         // Word-internal: the vocabulary words holding each query word (or a singular) inside, then
@@ -354,10 +356,15 @@ public struct SearchService: Sendable {
                 if found.capped { capped = true }
                 alternatives.append(found.words.isEmpty ? parts : found.words)
             }
+            // Words that all start with their query word find only taxa the prefix tier judged.
+            let onlyPrefixes = everyPrefixJudged && !query.terms.contains { if case .phrase = $0 { true } else { false } }
+                && zip(query.tokens.filter { $0.count >= 3 }, alternatives).allSatisfy { token, words in words.allSatisfy { $0.hasPrefix(token) } }
             func any(_ words: [String]) -> String { "(" + words.map { "\"\($0)\"" }.joined(separator: " OR ") + ")" }
             let fewest = alternatives.min { $0.count < $1.count } ?? []
             let others = alternatives.reduce(0) { $0 + $1.count } - fewest.count
-            if others >= internalJudgedWhole, case let taxa = try taxaMatching(any(fewest), cap: internalJudgedWhole + 1), taxa.count <= internalJudgedWhole {
+            if onlyPrefixes {
+                // Nothing is inside a word that the prefix tier did not judge.
+            } else if others >= internalJudgedWhole, case let taxa = try taxaMatching(any(fewest), cap: internalJudgedWhole + 1), taxa.count <= internalJudgedWhole {
                 try judge(taxa)
             } else {
                 try considerTaxaMatching(alternatives.map(any).joined(separator: " AND "), cap: internalCap)
