@@ -2,8 +2,10 @@ import GRDB
 import STOLSupport
 
 /// What typo search keeps of one database's word vocabulary (`WordVocabulary`) between searches:
-/// how many words hold each trigram looked up so far, and, once the first typo search needs them,
-/// the words themselves (`VocabularyWords`) and the short ones as a set. An open database never
+/// how many words hold each trigram looked up so far, and, once the first search that reaches
+/// word-internal matches or typos needs them, the words themselves (`VocabularyWords`) and the
+/// short ones as a set. Two searches that both find them missing may both read them; one copy is
+/// kept. An open database never
 /// changes, so nothing goes stale; it lives as long as its `TaxonomyDatabase`.
 final class VocabularyCache: Sendable {
     /// Most trigram counts kept: a query's trigrams come from what users type, so the table is
@@ -37,8 +39,8 @@ final class VocabularyCache: Sendable {
         return words
     }
 
-    /// Every vocabulary word of `WordVocabulary.shortestWord` letters or one more (a few thousand
-    /// on millions of taxa): the words one edit from a word of four letters are looked up here
+    /// Every vocabulary word of `WordVocabulary.shortestWord` letters or one more (about 23,000 on
+    /// Open Tree): the words one edit from a word of four letters are looked up here
     /// rather than spelled out into a full-text query.
     func shortWords(in db: Database) throws -> Set<String> {
         if let words = state.withLock({ $0.shortWords }) { return words }

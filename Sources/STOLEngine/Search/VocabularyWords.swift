@@ -1,8 +1,8 @@
 import GRDB
 
 /// Every word of a database's vocabulary (`fts_words`), held in memory as UTF-8 by rowid, so that
-/// the typo search reads a candidate's text without a lookup in `fts_words_content` per candidate
-/// (an 8-letter word at 2 edits has about 20,000 candidates on Open Tree). About 9 MB for Open
+/// typo and word-internal search read a candidate's text without a lookup in `fts_words_content`
+/// per candidate (an 8-letter word at 2 edits has about 20,000 candidates on Open Tree). About 9 MB for Open
 /// Tree's 623,240 words: the text, stripped of its padding, and an offset per word.
 struct VocabularyWords: Sendable {
     private var bytes: [UInt8] = []

@@ -10,17 +10,21 @@ import GRDB
 /// both ends, with rowid `length << 32 | n`: a band of lengths is a band of rowids, which FTS5 seeks
 /// to in each posting list. By the q-gram lemma a word within d edits of the query word misses at
 /// most 3·d of its padded trigrams, so any 3·d + 1 of them find every such word; the rarest are
-/// taken. A transposition (one edit) can change 4 trigrams: from five letters (d = 2) one still
-/// leaves a shared trigram, but a word of four letters has too few (`bule` and `blue` share none),
-/// so its one-edit forms are spelled out instead (`oneEditForms`), shorter ones included
-/// (`raxt` → `rat`).
+/// taken. Or, from seven letters, the padded word is cut into d + 1 pieces (`pieces`): d edits
+/// leave one piece whole, so a close word holds every trigram of some piece. A transposition (one
+/// edit) can change 4 trigrams: from five letters (d = 2) one still leaves a shared trigram, but a
+/// word of four letters has too few (`bule` and `blue` share none), so its one-edit forms are
+/// looked up among the short words instead (`oneEditWords`), shorter ones included
+/// (`raxt` → `rat`). Full-text queries give rowids; the words' text comes from memory
+/// (`VocabularyCache`).
 enum WordVocabulary {
     /// Shortest word compared for typos, in letters: shorter words have too many near neighbours.
     static let shortestWord = 4
 
-    /// The padded words matching an FTS5 expression (`:m`), optionally in a rowid band. The text is
-    /// joined from the table's content (`fts_words_content`, its FTS5 shadow table) rather than
-    /// read through FTS5, which looks each row up with a statement of its own: 2.4× faster.
+    /// The padded words matching an FTS5 expression (`:m`), for autocomplete, which reads few and
+    /// does not load the vocabulary. The text is joined from the table's content
+    /// (`fts_words_content`, its FTS5 shadow table) rather than read through FTS5, which looks
+    /// each row up with a statement of its own: 2.4× faster.
     static let matchingWordsSQL = "SELECT c.c0 FROM fts_words f JOIN fts_words_content c ON c.id = f.rowid WHERE fts_words MATCH :m"
 
     /// The rowid of the `n`th word (from 1) of `length` letters.
@@ -113,32 +117,44 @@ enum WordVocabulary {
 
     /// The cut of `padded` into `count` pieces of three letters or more whose trigrams find the
     /// fewest words, as each piece's trigrams with the estimate (per piece, its rarest trigram's
-    /// count, summed); nil when the word is too short to cut so.
+    /// count, summed); nil when the word is too short to cut so, or longer than `longestCut`.
     static func pieces(of padded: [Unicode.Scalar], count: Int, frequency: [String: Int]) -> (trigrams: [[String]], estimate: Int)? {
-        func trigrams(_ range: Range<Int>) -> [String] {
-            range.lowerBound + 3 <= range.upperBound
-                ? (range.lowerBound...(range.upperBound - 3)).map { i in var g = String.UnicodeScalarView(); g.append(contentsOf: padded[i..<i + 3]); return String(g) }
-                : []
+        guard count >= 1, padded.count >= 3 * count, padded.count <= longestCut else { return nil }
+        // The trigram starting at each position, and how many words hold it.
+        let grams = (0...(padded.count - 3)).map { i in
+            var gram = String.UnicodeScalarView()
+            gram.append(contentsOf: padded[i..<i + 3])
+            return String(gram)
         }
-        var best: (trigrams: [[String]], estimate: Int)?
-        func cut(from start: Int, left: Int, taken: [[String]], estimate: Int) {
+        let counts = grams.map { frequency[$0] ?? 0 }
+        /// The rarest trigram's count of the piece `range` of `padded`.
+        func rarest(_ range: Range<Int>) -> Int { counts[range.lowerBound...(range.upperBound - 3)].min() ?? 0 }
+        var best: (ends: [Int], estimate: Int)?
+        func cut(from start: Int, left: Int, ends: [Int], estimate: Int) {
             if left == 1 {
-                guard padded.count - start >= 3 else { return }
-                let last = trigrams(start..<padded.count)
-                let total = estimate + (last.map { frequency[$0] ?? 0 }.min() ?? 0)
-                if best == nil || total < best!.estimate { best = (taken + [last], total) }
+                let total = estimate + rarest(start..<padded.count)
+                if best == nil || total < best!.estimate { best = (ends + [padded.count], total) }
                 return
             }
             var end = start + 3
             while padded.count - end >= 3 * (left - 1) {
-                let piece = trigrams(start..<end)
-                cut(from: end, left: left - 1, taken: taken + [piece], estimate: estimate + (piece.map { frequency[$0] ?? 0 }.min() ?? 0))
+                cut(from: end, left: left - 1, ends: ends + [end], estimate: estimate + rarest(start..<end))
                 end += 1
             }
         }
-        cut(from: 0, left: count, taken: [], estimate: 0)
-        return best
+        cut(from: 0, left: count, ends: [], estimate: 0)
+        guard let best else { return nil }
+        var pieces: [[String]] = []
+        var start = 0
+        for end in best.ends {
+            pieces.append(Array(grams[start...(end - 3)]))
+            start = end
+        }
+        return (pieces, best.estimate)
     }
+
+    /// Longest padded word cut into pieces (`pieces` tries every cut).
+    static let longestCut = 64
 
     /// Vocabulary words that hold one of `parts` (folded, three letters or more) inside or at their
     /// start (a part of three letters: at their end, `NameMatcher.holdsInside`), at most `cap` of

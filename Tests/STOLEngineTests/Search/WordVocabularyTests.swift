@@ -80,5 +80,9 @@ import Testing
         // Every trigram of a piece lies within the word, and the pieces do not overlap.
         #expect(pieces?.trigrams.flatMap { $0 }.allSatisfy { frequency[$0] != nil } == true)
         #expect(WordVocabulary.pieces(of: Array(" lion ".unicodeScalars), count: 3, frequency: [:]) == nil, "too short to cut in three")
+        let long = Array((" " + String(repeating: "ab", count: 100) + " ").unicodeScalars)
+        #expect(WordVocabulary.pieces(of: long, count: 3, frequency: [:]) == nil, "a typed word of 200 letters is not cut every way")
+        // The estimate is the sum of each piece's rarest trigram count.
+        #expect(pieces?.estimate == pieces?.trigrams.map { $0.compactMap { frequency[$0] }.min() ?? 0 }.reduce(0, +))
     }
 }
