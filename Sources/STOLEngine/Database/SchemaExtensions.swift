@@ -187,8 +187,11 @@ public enum SchemaExtensions {
             return plain(first) && plain(last) ? text : text.trimmingCharacters(in: .whitespaces)
         }
         var current: Int64?
-        // The folded forms the current taxon has so far: a few at most, so a list, not a set per taxon.
+        // The folded forms the current taxon has so far: usually a few, so a list rather than a set
+        // per taxon; past `listed` of them (a taxon may have thousands of names), a set as well.
         var seen: [String] = []
+        var seenMany: Set<String> = []
+        let listed = 16
         while let row = try rows.next() {
             let id: Int64 = row[0]
             if id != current {
@@ -197,13 +200,20 @@ public enum SchemaExtensions {
                 let folded = TextFolding.fold(scientific)
                 try add(id, scientific, folded, "scientific", nil)
                 seen.removeAll(keepingCapacity: true)
+                seenMany.removeAll()
                 seen.append(folded)
             }
             guard let raw = row[2] as String? else { continue }
             let name = trimmed(raw)
             let folded = TextFolding.fold(name)
-            guard !folded.isEmpty, !seen.contains(folded) else { continue }
-            seen.append(folded)
+            guard !folded.isEmpty else { continue }
+            if seen.count < listed {
+                guard !seen.contains(folded) else { continue }
+                seen.append(folded)
+            } else {
+                if seenMany.isEmpty { seenMany = Set(seen) }
+                guard seenMany.insert(folded).inserted else { continue }
+            }
             try add(id, name, folded, (row[4] as String?) == "synonym" ? "synonym" : "common", row[3])
         }
         try db.execute(sql: "INSERT INTO fts_trigram(fts_trigram) VALUES ('optimize')")
