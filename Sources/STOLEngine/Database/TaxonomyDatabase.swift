@@ -32,6 +32,8 @@ public final class TaxonomyDatabase: Sendable {
     let taxonCache = TaxonCache()
     /// What typo search keeps of the word vocabulary.
     let vocabularyCache = VocabularyCache()
+    /// The languages search found common names in.
+    let commonNameLanguages = CommonNameLanguages()
     /// `languages()`, once read.
     let languagesCache = Locked<[DatabaseLanguage]?>(nil)
 

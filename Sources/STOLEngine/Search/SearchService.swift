@@ -64,7 +64,7 @@ public struct SearchService: Sendable {
 
     public func search(_ query: SearchQuery?, options: Options) async throws -> Page {
         let select = TaxonomyStore.selectTaxon(in: database)
-        let vocabulary = database.vocabularyCache
+        let vocabulary = database.vocabularyCache, commonNames = database.commonNameLanguages
         return try await database.read { db in
             let range = try options.filters.within.map { id in
                 guard let range = try SearchFilters.subtreeRange(db, of: id) else { throw SearchError.unknownTaxon(id) }
@@ -72,7 +72,7 @@ public struct SearchService: Sendable {
             }
             let filter = options.filters.sql(range: range)
             guard let query else { return try Self.listing(db, options: options, filter: filter, select: select) }
-            let ranked = try Self.rankedHits(db, query, options, filter: filter, vocabulary: vocabulary)
+            let ranked = try Self.rankedHits(db, query, options, filter: filter, vocabulary: vocabulary, commonNames: commonNames)
             let hits = ranked.hits
             let window = Array(hits.dropFirst(options.offset).prefix(options.limit))
             let results = try Self.results(db, window, query: query, lang: options.lang, select: select)
@@ -210,7 +210,7 @@ public struct SearchService: Sendable {
 
     static func rankedHits(
         _ db: Database, _ query: SearchQuery, _ options: Options, filter: (sql: String, arguments: [String: (any DatabaseValueConvertible)?]),
-        vocabulary: VocabularyCache
+        vocabulary: VocabularyCache, commonNames: CommonNameLanguages
     ) throws -> (hits: [Hit], capped: Bool) {
         func arguments(_ extra: [String: (any DatabaseValueConvertible)?]) -> StatementArguments {
             StatementArguments(filter.arguments.merging(extra) { $1 })
@@ -265,10 +265,11 @@ public struct SearchService: Sendable {
         /// rest count as not known, whatever the page), and in the run holding the page's last
         /// hit only until its share of the page is known. A later page, asking for more, may look
         /// further into that run; what it finds known comes after what was found before, so
-        /// pages neither repeat nor skip.
+        /// pages neither repeat nor skip. A database without common names in the language has
+        /// no known taxa: nothing is looked up.
         func finish() throws -> (hits: [Hit], capped: Bool) {
             var hits = best.values.sorted(by: Hit.ordered)
-            guard needed > 0, hits.count > 1 else { return (scored(hits), capped) }
+            guard needed > 0, hits.count > 1, commonNames.any(in: Inflection.primary(lang) ?? lang, db: db) else { return (scored(hits), capped) }
             var whole: [Int] = []
             var start = 0, reach = 0
             while start < min(needed, hits.count) {
