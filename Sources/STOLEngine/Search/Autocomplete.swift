@@ -48,7 +48,7 @@ public struct Autocomplete: Sendable {
                 let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT \(Self.scanCap)"),
                     arguments: [expression])
                 if !taxa.isEmpty {
-                    args["taxa"] = SearchService.taxonList(taxa)
+                    args["taxa"] = TaxonomyStore.jsonArray(taxa)
                     try read(db.cachedStatement(sql: """
                         SELECT \(columns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
                         WHERE s.taxon_id IN (SELECT value FROM json_each(:taxa)) AND instr(s.folded, :p) > 0\(filter.sql)
@@ -113,12 +113,7 @@ public struct Autocomplete: Sendable {
         if padded.count >= 3 {
             // The vocabulary stores words padded with a space: those holding every trigram of " last"
             // (no phrase queries with detail=none), by length as rowids are, each confirmed as a word start.
-            var grams: [String] = []
-            for i in 0...(padded.count - 3) {
-                var gram = String.UnicodeScalarView()
-                gram.append(contentsOf: padded[i..<i + 3])
-                grams.append("\"" + String(gram) + "\"")
-            }
+            let grams = WordVocabulary.trigrams(of: padded).map(WordVocabulary.quoted)
             let rows = try String.fetchCursor(db.cachedStatement(sql: WordVocabulary.matchingWordsSQL + " LIMIT \(scanCap)"),
                 arguments: ["m": grams.joined(separator: " AND ")])
             var alternatives = [last]
@@ -176,7 +171,7 @@ public struct Autocomplete: Sendable {
     static func preferredNames(_ db: Database, taxa: Set<Int64>) throws -> Set<PreferredName> {
         guard !taxa.isEmpty else { return [] }
         let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT taxon_id, name FROM names WHERE is_preferred = 1 AND taxon_id IN (SELECT value FROM json_each(?))"),
-            arguments: [SearchService.taxonList(Array(taxa))])
+            arguments: [TaxonomyStore.jsonArray(Array(taxa))])
         return Set(rows.map { PreferredName(taxon: $0[0], name: $0[1]) })
     }
 

@@ -156,28 +156,6 @@ public struct SearchService: Sendable {
         "SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id WHERE s.taxon_id IN (SELECT value FROM json_each(:taxa))\(filter)"
     }
 
-    /// `ids` as a JSON array, for `namesOfTaxaSQL`.
-    static func taxonList(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
-
-    /// `strings` as a JSON array, for `json_each`.
-    static func jsonArray(_ strings: [String]) -> String {
-        var out = "["
-        for (i, string) in strings.enumerated() {
-            if i > 0 { out += "," }
-            out += "\""
-            for scalar in string.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            out += "\""
-        }
-        return out + "]"
-    }
-
     /// Children looked at to decide whether a taxon without a common name is known (`Hit.known`).
     static let sampledChildren = 20
     /// Of the hits tied with a page's last hit on every key before `known`, how many are looked up
@@ -202,7 +180,7 @@ public struct SearchService: Sendable {
                 OR (SELECT sum(k) > 0 AND 2 * sum(k) >= count(*) FROM (
                     SELECT EXISTS (SELECT 1 FROM names n WHERE n.taxon_id = c.id AND \(named)) AS k
                     FROM taxa c WHERE c.parent_id = value LIMIT \(sampledChildren)))
-            """), arguments: ["taxa": taxonList(unknown), "lang": primary, "regional": regional.lower, "regionalEnd": regional.upper])
+            """), arguments: ["taxa": TaxonomyStore.jsonArray(unknown), "lang": primary, "regional": regional.lower, "regionalEnd": regional.upper])
         var known: Set<Int64> = []
         while let row = try rows.next() { known.insert(row[0]) }
         for i in indices where known.contains(hits[i].taxonID) { hits[i].known = true }
@@ -317,7 +295,7 @@ public struct SearchService: Sendable {
         func judge(_ taxa: [Int64]) throws {
             let fresh = taxa.filter { !judged.contains($0) }
             guard !fresh.isEmpty else { return }
-            let rows = try CandidateName.fetchAll(db.cachedStatement(sql: namesOfTaxaSQL(filter.sql)), arguments: arguments(["taxa": taxonList(fresh)]))
+            let rows = try CandidateName.fetchAll(db.cachedStatement(sql: namesOfTaxaSQL(filter.sql)), arguments: arguments(["taxa": TaxonomyStore.jsonArray(fresh)]))
             consider(rows, acrossNames: true)
             judged.formUnion(fresh)
         }
@@ -325,7 +303,7 @@ public struct SearchService: Sendable {
         consider(try fetch("""
             SELECT \(nameColumns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
             WHERE s.folded IN (SELECT value FROM json_each(:forms))\(filter.sql) LIMIT \(exactCap)
-            """, arguments(["forms": jsonArray(query.wholeNameForms)]), cap: exactCap), acrossNames: false)
+            """, arguments(["forms": TaxonomyStore.jsonArray(query.wholeNameForms)]), cap: exactCap), acrossNames: false)
         if full(after: .exactInflected) { return try finish() }
 
         try considerTaxaMatching(query.wholeWordExpression)
@@ -477,7 +455,7 @@ public struct SearchService: Sendable {
                 guard !taxa.isEmpty else { continue }
                 if i == 0 { stageTaxa.formUnion(taxa) }
                 var args = arguments
-                args += ["taxa": taxonList(taxa), "shortest": q.count - limit, "longest": q.count + limit]
+                args += ["taxa": TaxonomyStore.jsonArray(taxa), "shortest": q.count - limit, "longest": q.count + limit]
                 let lengths = i == 0 ? "" : " AND length(s.folded) BETWEEN :shortest AND :longest"
                 rows += try CandidateName.fetchAll(db.cachedStatement(sql: namesOfTaxaSQL(lengths + filter)), arguments: args)
             }
@@ -561,7 +539,7 @@ public struct SearchService: Sendable {
         // Ids as one JSON array, so each statement is prepared once per connection, not per search.
         var taxa: [Int64: Taxon] = [:]
         var fetched = try Row.fetchAll(db.cachedStatement(sql: select + " WHERE t.id IN (SELECT value FROM json_each(:taxa))"),
-            arguments: TaxonomyStore.arguments(lang, ["taxa": taxonList(hits.map(\.taxonID))]))
+            arguments: TaxonomyStore.arguments(lang, ["taxa": TaxonomyStore.jsonArray(hits.map(\.taxonID))]))
             .map(TaxonomyStore.taxon(from:))
         try Homonyms.disambiguate(&fetched, in: db)
         for taxon in fetched { taxa[taxon.id] = taxon }
@@ -570,7 +548,7 @@ public struct SearchService: Sendable {
         let unresolved = hits.filter { $0.name == nil }.map(\.taxonID)
         if !unresolved.isEmpty {
             for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT taxon_id, name, folded, match_type, lang FROM search_names WHERE taxon_id IN (SELECT value FROM json_each(:taxa)) ORDER BY id"),
-                arguments: ["taxa": taxonList(unresolved)]) {
+                arguments: ["taxa": TaxonomyStore.jsonArray(unresolved)]) {
                 namesByTaxon[row["taxon_id"], default: []].append((row["name"], row["folded"], row["match_type"], row["lang"]))
             }
         }

@@ -48,14 +48,9 @@ enum WordVocabulary {
     static func closeWords(to word: String, limit: Int, in db: Database, cache: VocabularyCache) throws -> [(word: String, distance: Int)] {
         let q = Array(word.unicodeScalars)
         guard q.count >= shortestWord else { return [] }
-        let padded = Array((" " + word + " ").unicodeScalars)
+        let byPosition = trigrams(of: Array((" " + word + " ").unicodeScalars))
         var trigrams: [String] = []
-        for i in 0..<(padded.count - 2) {
-            var gram = String.UnicodeScalarView()
-            gram.append(contentsOf: padded[i..<i + 3])
-            let text = String(gram)
-            if !trigrams.contains(text) { trigrams.append(text) }
-        }
+        for gram in byPosition where !trigrams.contains(gram) { trigrams.append(gram) }
         // One equality lookup per trigram: fts5vocab answers `term = ?` from its index, but scans for IN.
         let vocabulary = try db.cachedStatement(sql: "SELECT doc FROM fts_word_trigrams WHERE term = ?")
         var frequency: [String: Int] = [:]
@@ -66,13 +61,12 @@ enum WordVocabulary {
         let chosen = trigrams.sorted { (frequency[$0] ?? 0, $0) < (frequency[$1] ?? 0, $1) }.prefix(3 * limit + 1)
         let present = chosen.filter { (frequency[$0] ?? 0) > 0 }
         guard !present.isEmpty else { return [] }
-        func quoted(_ gram: String) -> String { "\"\(gram.replacingOccurrences(of: "\"", with: "\"\""))\"" }
         var expression = present.map(quoted).joined(separator: " OR ")
         // Or, when it promises well under half the candidates, the pigeonhole form: cut the padded
         // word into d + 1 pieces of three letters or more; d edits leave one piece whole, so a
         // close word holds every trigram of some piece (`elefant`: 5,212 → 1,274 words on Open Tree).
         let estimate = present.reduce(0) { $0 + (frequency[$1] ?? 0) }
-        if let pieces = pieces(of: padded, count: limit + 1, frequency: frequency), pieces.estimate * 5 < estimate * 2 {
+        if let pieces = pieces(of: byPosition, count: limit + 1, frequency: frequency), pieces.estimate * 5 < estimate * 2 {
             expression = pieces.trigrams.map { "(" + $0.map(quoted).joined(separator: " AND ") + ")" }.joined(separator: " OR ")
         }
         let shortest = max(shortestWord, q.count - limit), longest = q.count + limit
@@ -115,29 +109,38 @@ enum WordVocabulary {
         return out
     }
 
-    /// The cut of `padded` into `count` pieces of three letters or more whose trigrams find the
-    /// fewest words, as each piece's trigrams with the estimate (per piece, its rarest trigram's
-    /// count, summed); nil when the word is too short to cut so, or longer than `longestCut`.
-    static func pieces(of padded: [Unicode.Scalar], count: Int, frequency: [String: Int]) -> (trigrams: [[String]], estimate: Int)? {
-        guard count >= 1, padded.count >= 3 * count, padded.count <= longestCut else { return nil }
-        // The trigram starting at each position, and how many words hold it.
-        let grams = (0...(padded.count - 3)).map { i in
+    /// Every trigram of `scalars` by position, repeats kept: the `i`th is `scalars[i..<i + 3]`.
+    static func trigrams(of scalars: [Unicode.Scalar]) -> [String] {
+        guard scalars.count >= 3 else { return [] }
+        return (0...(scalars.count - 3)).map { i in
             var gram = String.UnicodeScalarView()
-            gram.append(contentsOf: padded[i..<i + 3])
+            gram.append(contentsOf: scalars[i..<i + 3])
             return String(gram)
         }
+    }
+
+    /// `term` as an FTS5 string: quoted, its quotes doubled.
+    static func quoted(_ term: String) -> String { "\"\(term.replacingOccurrences(of: "\"", with: "\"\""))\"" }
+
+    /// The cut of a padded word, given as its trigrams by position (`trigrams(of:)`), into
+    /// `count` pieces of three letters or more whose trigrams find the fewest words, as each
+    /// piece's trigrams with the estimate (per piece, its rarest trigram's count, summed); nil when
+    /// the word is too short to cut so, or longer than `longestCut`.
+    static func pieces(of grams: [String], count: Int, frequency: [String: Int]) -> (trigrams: [[String]], estimate: Int)? {
+        let length = grams.count + 2
+        guard count >= 1, length >= 3 * count, length <= longestCut else { return nil }
         let counts = grams.map { frequency[$0] ?? 0 }
-        /// The rarest trigram's count of the piece `range` of `padded`.
+        /// The rarest trigram's count of the piece `range` of the padded word.
         func rarest(_ range: Range<Int>) -> Int { counts[range.lowerBound...(range.upperBound - 3)].min() ?? 0 }
         var best: (ends: [Int], estimate: Int)?
         func cut(from start: Int, left: Int, ends: [Int], estimate: Int) {
             if left == 1 {
-                let total = estimate + rarest(start..<padded.count)
-                if best == nil || total < best!.estimate { best = (ends + [padded.count], total) }
+                let total = estimate + rarest(start..<length)
+                if best == nil || total < best!.estimate { best = (ends + [length], total) }
                 return
             }
             var end = start + 3
-            while padded.count - end >= 3 * (left - 1) {
+            while length - end >= 3 * (left - 1) {
                 cut(from: end, left: left - 1, ends: ends + [end], estimate: estimate + rarest(start..<end))
                 end += 1
             }
@@ -166,16 +169,10 @@ enum WordVocabulary {
         var seen: Set<String> = []
         for part in parts {
             let atEnd = part.count == 3
-            let scalars = Array((atEnd ? part + " " : part).unicodeScalars)
-            guard scalars.count >= 3 else { continue }
             var grams: [String] = []
-            for i in 0...(scalars.count - 3) {
-                var gram = String.UnicodeScalarView()
-                gram.append(contentsOf: scalars[i..<i + 3])
-                let text = String(gram)
-                if !grams.contains(text) { grams.append(text) }
-            }
-            let expression = grams.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ")
+            for gram in trigrams(of: Array((atEnd ? part + " " : part).unicodeScalars)) where !grams.contains(gram) { grams.append(gram) }
+            guard !grams.isEmpty else { continue }
+            let expression = grams.map(quoted).joined(separator: " AND ")
             let rows = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT rowid FROM fts_words WHERE fts_words MATCH ?"), arguments: [expression])
             while let id = try rows.next() {
                 guard let bytes = vocabulary.word(rowid: id) else { continue }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLRPC
 
 // Reads of many taxa at once, for answers whose ids come from the in-memory tree (lineages,
 // compare paths, relatives): one cached statement instead of a recursive walk or one query per id.
@@ -63,6 +64,17 @@ extension TaxonomyStore {
             out[taxon.id] = taxon
         }
         return out
+    }
+
+    /// `["a","b"]`, for `json_each`: each string escaped as the protocol writes it.
+    static func jsonArray(_ strings: [String]) -> String {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (i, string) in strings.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(string, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `[1,2,3]`.

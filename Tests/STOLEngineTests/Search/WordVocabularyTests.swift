@@ -75,13 +75,13 @@ import Testing
     @Test func piecesCutThePaddedWordIntoRarePieces() {
         let padded = Array(" elefant ".unicodeScalars)
         let frequency = [" el": 500, "ele": 400, "lef": 3, "efa": 30, "fan": 900, "ant": 2000, "nt ": 1500]
-        let pieces = WordVocabulary.pieces(of: padded, count: 3, frequency: frequency)
+        let pieces = WordVocabulary.pieces(of: WordVocabulary.trigrams(of: padded), count: 3, frequency: frequency)
         #expect(pieces?.trigrams.count == 3)
         // Every trigram of a piece lies within the word, and the pieces do not overlap.
         #expect(pieces?.trigrams.flatMap { $0 }.allSatisfy { frequency[$0] != nil } == true)
-        #expect(WordVocabulary.pieces(of: Array(" lion ".unicodeScalars), count: 3, frequency: [:]) == nil, "too short to cut in three")
+        #expect(WordVocabulary.pieces(of: WordVocabulary.trigrams(of: Array(" lion ".unicodeScalars)), count: 3, frequency: [:]) == nil, "too short to cut in three")
         let long = Array((" " + String(repeating: "ab", count: 100) + " ").unicodeScalars)
-        #expect(WordVocabulary.pieces(of: long, count: 3, frequency: [:]) == nil, "a typed word of 200 letters is not cut every way")
+        #expect(WordVocabulary.pieces(of: WordVocabulary.trigrams(of: long), count: 3, frequency: [:]) == nil, "a typed word of 200 letters is not cut every way")
         // The estimate is the sum of each piece's rarest trigram count.
         #expect(pieces?.estimate == pieces?.trigrams.map { $0.compactMap { frequency[$0] }.min() ?? 0 }.reduce(0, +))
     }
