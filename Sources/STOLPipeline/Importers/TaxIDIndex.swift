@@ -25,7 +25,7 @@ struct TaxIDIndex {
         if id >= Int64(dense.count) {
             // Doubling, so that a dump in any id order grows the array a few dozen times at most.
             let size = min(max(Int(id) + 1, dense.count * 2), Int(Self.denseLimit))
-            dense.append(contentsOf: repeatElement(0, count: size - dense.count))
+            dense += [Int32](repeating: 0, count: size - dense.count)
         }
         dense[Int(id)] = position + 1
     }
