@@ -64,7 +64,7 @@ public struct SearchService: Sendable {
 
     public func search(_ query: SearchQuery?, options: Options) async throws -> Page {
         let select = TaxonomyStore.selectTaxon(in: database)
-        let vocabulary = database.vocabularyCache, commonNames = database.commonNameLanguages
+        let vocabulary = database.vocabularyCache, commonNames = database.commonNameLanguages, cache = database.taxonCache
         return try await database.read { db in
             let range = try options.filters.within.map { id in
                 guard let range = try SearchFilters.subtreeRange(db, of: id) else { throw SearchError.unknownTaxon(id) }
@@ -75,7 +75,7 @@ public struct SearchService: Sendable {
             let ranked = try Self.rankedHits(db, query, options, filter: filter, vocabulary: vocabulary, commonNames: commonNames)
             let hits = ranked.hits
             let window = Array(hits.dropFirst(options.offset).prefix(options.limit))
-            let results = try Self.results(db, window, query: query, lang: options.lang, select: select)
+            let results = try Self.results(db, window, query: query, lang: options.lang, select: select, cache: cache)
             let next = options.offset + options.limit < hits.count ? options.offset + options.limit : nil
             return Page(results: results, nextOffset: next, fuzzy: hits.contains { $0.tier == .fuzzy }, total: hits.count, totalCapped: ranked.capped)
         }
@@ -534,15 +534,10 @@ public struct SearchService: Sendable {
 
     // MARK: Results
 
-    static func results(_ db: Database, _ hits: [Hit], query: SearchQuery, lang: String, select: String) throws -> [SearchResult] {
+    static func results(_ db: Database, _ hits: [Hit], query: SearchQuery, lang: String, select: String, cache: TaxonCache) throws -> [SearchResult] {
         guard !hits.isEmpty else { return [] }
-        // Ids as one JSON array, so each statement is prepared once per connection, not per search.
-        var taxa: [Int64: Taxon] = [:]
-        var fetched = try Row.fetchAll(db.cachedStatement(sql: select + " WHERE t.id IN (SELECT value FROM json_each(:taxa))"),
-            arguments: TaxonomyStore.arguments(lang, ["taxa": TaxonomyStore.jsonArray(hits.map(\.taxonID))]))
-            .map(TaxonomyStore.taxon(from:))
-        try Homonyms.disambiguate(&fetched, in: db)
-        for taxon in fetched { taxa[taxon.id] = taxon }
+        // Taxa shown before (a child typing "red f", "red fo", "red fox") come from the cache.
+        let taxa = try TaxonomyStore.disambiguatedTaxa(db, hits.map(\.taxonID), lang: lang, select: select, cache: cache)
         // Names of all-names hits, to say which one matched.
         var namesByTaxon: [Int64: [(name: String, folded: String, type: String, lang: String?)]] = [:]
         let unresolved = hits.filter { $0.name == nil }.map(\.taxonID)

@@ -66,6 +66,25 @@ extension TaxonomyStore {
         return out
     }
 
+    /// The taxa with `ids` by id, disambiguated, as `taxon/get` answers them: those in `cache` from
+    /// it, the others in one batched read, then kept in it. Ids not in the database are left out.
+    static func disambiguatedTaxa(_ db: Database, _ ids: [Int64], lang: String, select: String, cache: TaxonCache) throws -> [Int64: Taxon] {
+        var out: [Int64: Taxon] = [:]
+        out.reserveCapacity(ids.count)
+        var missing: [Int64] = []
+        for id in ids {
+            if let cached = cache.taxon(id, lang: lang) { out[id] = cached } else { missing.append(id) }
+        }
+        guard !missing.isEmpty else { return out }
+        var read = Array(try taxaByID(db, missing, lang: lang, select: select).values)
+        try Homonyms.disambiguate(&read, in: db)
+        for taxon in read {
+            out[taxon.id] = taxon
+            cache.keep(taxon, lang: lang)
+        }
+        return out
+    }
+
     /// `["a","b"]`, for `json_each`: each string escaped as the protocol writes it.
     static func jsonArray(_ strings: [String]) -> String {
         var out: [UInt8] = [UInt8(ascii: "[")]
