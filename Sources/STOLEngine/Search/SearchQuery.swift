@@ -77,14 +77,15 @@ public struct SearchQuery: Sendable, Equatable {
         }.joined(separator: " ")
     }
 
-    /// Bare words or any of their singular and plural forms (`Inflection.forms`); nil when no
+    /// Bare words or any of their singular and plural forms (`Inflection.forms`) that `keeping`
+    /// accepts (a form that is no term of the full-text index finds nothing there); nil when no
     /// word has other forms.
-    public var inflectedExpression: String? {
+    public func inflectedExpression(keeping: (String) -> Bool = { _ in true }) -> String? {
         var any = false
         let parts = terms.map { term -> String in
             switch term {
             case .prefix(let token):
-                let forms = Inflection.forms(token).sorted()
+                let forms = Inflection.forms(token).filter(keeping).sorted()
                 guard !forms.isEmpty else { return "\"\(token)\"" }
                 any = true
                 return "(" + ([token] + forms).map { "\"\($0)\"" }.joined(separator: " OR ") + ")"

@@ -309,7 +309,10 @@ public struct SearchService: Sendable {
         try considerTaxaMatching(query.wholeWordExpression)
         if full(after: .wholeWord) { return try finish() }
 
-        if let inflected = query.inflectedExpression {
+        // Inflected forms that are no term of the full-text index find nothing there: once an
+        // earlier search has read the vocabulary into memory, they are left out (same hits).
+        let indexed = vocabulary.wordsIfRead
+        if let inflected = query.inflectedExpression(keeping: { indexed?.mayHold($0) ?? true }) {
             try considerTaxaMatching(inflected)
             if full(after: .inflected) { return try finish() }
         }

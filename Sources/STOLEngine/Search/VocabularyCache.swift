@@ -39,6 +39,11 @@ final class VocabularyCache: Sendable {
         return words
     }
 
+    /// The vocabulary words if an earlier search has read them; nil otherwise (nothing is read).
+    var wordsIfRead: VocabularyWords? {
+        state.withLock { $0.words }
+    }
+
     /// Every vocabulary word of `WordVocabulary.shortestWord` letters or one more (about 23,000 on
     /// Open Tree): the words one edit from a word of four letters are looked up here
     /// rather than spelled out into a full-text query.

@@ -40,6 +40,25 @@ struct VocabularyWords: Sendable {
         return bytes[Int(offsets[index])..<Int(offsets[index + 1])]
     }
 
+    /// Whether `word` may be a term of `fts_taxa`: false only for a word of ASCII letters,
+    /// `WordVocabulary.shortestWord` or more, that the vocabulary lacks (shorter words and digits
+    /// are not in it, and other scripts are not checked). Within a length, words are stored in
+    /// byte order. Not a test for folded words of names: `TextFolding` writes `ß` as `ss`, FTS5
+    /// keeps it.
+    func mayHold(_ word: String) -> Bool {
+        let utf8 = word.utf8
+        guard utf8.count >= WordVocabulary.shortestWord, utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) }) else { return true }
+        let length = utf8.count
+        guard length < countOfLength.count else { return false }
+        var low = firstOfLength[length], high = low + countOfLength[length]
+        while low < high {
+            let mid = (low + high) / 2
+            let stored = bytes[Int(offsets[mid])..<Int(offsets[mid + 1])]
+            if stored.lexicographicallyPrecedes(utf8) { low = mid + 1 } else { high = mid }
+        }
+        return low < firstOfLength[length] + countOfLength[length] && bytes[Int(offsets[low])..<Int(offsets[low + 1])].elementsEqual(utf8)
+    }
+
     /// Every word of `length` letters.
     func words(ofLength length: Int) -> [String] {
         guard length >= 0, length < countOfLength.count else { return [] }

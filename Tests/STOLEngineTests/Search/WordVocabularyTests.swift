@@ -26,6 +26,34 @@ import Testing
         }
     }
 
+    /// `mayHold` (which spares the inflected tier forms that no name has) is true for every term
+    /// of the full-text index, and false for ASCII words of four letters or more that are none;
+    /// shorter words, digits and other scripts are always kept.
+    @Test func mayHoldEveryIndexedTermAndNoOther() async throws {
+        let queue = try DatabaseQueue()
+        try await queue.write { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS embedded", arguments: [try Engine.embeddedDatabaseURL().path])
+            let words = try VocabularyWords(db)
+            try db.execute(sql: "CREATE VIRTUAL TABLE temp.terms USING fts5vocab(embedded, 'fts_taxa', 'row')")
+            let terms = Set(try String.fetchAll(db, sql: "SELECT term FROM temp.terms"))
+            #expect(terms.count > 5_000)
+            var missed: [String] = []
+            for term in terms where !words.mayHold(term) { missed.append(term) }
+            #expect(missed.isEmpty, "\(missed.prefix(10))")
+            var absent = 0, held: [String] = []
+            for term in terms where term.utf8.count >= 4 && term.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) {
+                for other in [term + "q", String(term.dropLast()) + "qq", "q" + term] where !terms.contains(other) {
+                    if words.mayHold(other) { held.append(other) }
+                    absent += 1
+                }
+            }
+            #expect(absent > 1_000)
+            #expect(held.isEmpty, "\(held.prefix(10))")
+            let kept = ["fox", "qqq", "qq9qq", "bärqq", ""].filter { words.mayHold($0) }
+            #expect(kept.count == 5)
+        }
+    }
+
     /// Words of seven letters or more have 3·d + 1 padded trigrams and d + 1 pieces of three, so
     /// both ways of finding candidates are complete: nothing within reach is missed.
     @Test func closeWordsAreEveryWordWithinTheLimit() async throws {
