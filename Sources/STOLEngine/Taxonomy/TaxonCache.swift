@@ -1,9 +1,11 @@
 import STOLSupport
 
-/// The taxa of one database read most recently, by id and language, as `taxon/get` answers them.
+/// The taxa of one database read most recently, by id and language, as `taxon/get` answers them
+/// and search results show them.
 ///
 /// A GUI asks for the same taxa again and again (a lineage on every screen, a list scrolled back
-/// and forth), and an open database never changes, so an entry never goes stale: it lives as long
+/// and forth, the results of `red f`, `red fo`, `red fox`), and an open database never changes,
+/// so an entry never goes stale: it lives as long
 /// as its `TaxonomyDatabase`. Bounded: past `capacity` the oldest entry makes room (first in,
 /// first out).
 final class TaxonCache: Sendable {
