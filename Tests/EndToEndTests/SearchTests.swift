@@ -225,6 +225,34 @@ import Testing
         #expect(try await search("a", [("limit", 1001)])?["error"]?["data"]?["field"] == "limit")
     }
 
+    /// A search result shows its taxon as `taxon/get` does (preferred name in the requested
+    /// language, rank, status, homonym disambiguation), whether the search read it or took it from
+    /// the taxa shown before: one engine searches first, the other reads the same taxa through
+    /// `taxon/get` first and then searches.
+    @Test func resultsShowTaxaAsTaxonGetDoes() async throws {
+        let searchedFirst = try EngineProcess(), readFirst = try EngineProcess()
+        let shown = ["preferredCommonName", "preferredCommonNameLang", "disambiguation", "scientificName", "rank", "status", "conservationStatus"]
+        var compared = 0, disambiguated = 0
+        for lang in ["en", "es", "de"] {
+            for query in ["lion", "red fox", "Morus", "bear", "Panthera"] {
+                let params: JSONValue = .object([("query", .string(query)), ("lang", .string(lang)), ("limit", 20)])
+                let cold = await searchedFirst.result("search/query", params)
+                let results = cold?["results"]?.arrayValue ?? []
+                #expect(!results.isEmpty, "\(query) in \(lang)")
+                for result in results {
+                    let taxon = await readFirst.result("taxon/get", .object([("id", result["id"] ?? .null), ("lang", .string(lang))]))
+                    for key in shown { #expect(result[key] == taxon?[key], "\(key) of \(result["id"]?.int64Value ?? 0) for \(query) in \(lang)") }
+                    if result["disambiguation"] != nil { disambiguated += 1 }
+                    compared += 1
+                }
+                #expect(await searchedFirst.result("search/query", params) == cold, "again, from the cache: \(query) in \(lang)")
+                #expect(await readFirst.result("search/query", params) == cold, "after taxon/get: \(query) in \(lang)")
+            }
+        }
+        #expect(compared > 60)
+        #expect(disambiguated >= 6, "both Morus in three languages")
+    }
+
     @Test func autocomplete() async throws {
         let engine = try Self.engine.get()
         let pant = await engine.result("search/autocomplete", .object(["prefix": "pant", "limit": 5]))?["suggestions"]?.arrayValue ?? []
