@@ -30,13 +30,16 @@ enum WordVocabulary {
     /// The rowid of the `n`th word (from 1) of `length` letters.
     static func rowid(length: Int, n: Int) -> Int64 { Int64(length) << 32 | Int64(n) }
 
-    /// SQL (for `SchemaExtensions`) that fills `fts_words` from `source`'s `fts_taxa`.
+    /// SQL (for `SchemaExtensions`) that fills `fts_words` from `source`'s `fts_taxa`. Rows go in
+    /// rowid order: FTS5 writes its pending terms out as a new segment whenever a rowid is not
+    /// above the last, so words in plain alphabetical order (lengths alternating) made hundreds of
+    /// thousands of tiny segments to merge (NCBI: 8.9 s of CPU against 3.2 s in rowid order).
     static func fillSQL(source: String) -> String {
         """
         CREATE VIRTUAL TABLE temp.stol_taxa_terms USING fts5vocab(\(source), 'fts_taxa', 'row');
         INSERT INTO fts_words(rowid, padded)
             SELECT (length(term) << 32) | row_number() OVER (PARTITION BY length(term) ORDER BY term), ' ' || term || ' '
-            FROM temp.stol_taxa_terms WHERE length(term) >= \(shortestWord) AND term NOT GLOB '*[0-9]*' ORDER BY term;
+            FROM temp.stol_taxa_terms WHERE length(term) >= \(shortestWord) AND term NOT GLOB '*[0-9]*' ORDER BY length(term), term;
         DROP TABLE temp.stol_taxa_terms;
         INSERT INTO fts_words(fts_words) VALUES ('optimize');
         """
