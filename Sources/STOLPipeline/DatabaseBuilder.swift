@@ -3,7 +3,8 @@ import GRDB
 import STOLEngine
 
 /// Writes an assembled taxonomy into a new schema-v1 SQLite database: rows, full-text and trigram
-/// indexes, the Euler tour, precomputed relatives and credits; then VACUUM and an integrity check.
+/// indexes, the Euler tour, precomputed relatives and credits; then VACUUM (into a file beside the
+/// output, renamed over it) and an integrity check.
 ///
 /// Rows are written in id order and siblings in name order, so the same input always gives the
 /// same content.
@@ -200,14 +201,30 @@ public struct DatabaseBuilder {
             try db.execute(sql: "ANALYZE")
         }
         progress("vacuum", 0)
-        try queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+        // VACUUM INTO a file beside the output, renamed over it: one streamed copy. A plain VACUUM
+        // copies the whole database into a temporary one and back, and `temp_store = MEMORY` kept
+        // that copy in RAM: the build's peak was the database's size over everything else.
+        let compacted = output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".compacting")
+        try? fm.removeItem(at: compacted)
+        do {
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [compacted.path]) }
+            try queue.close()
+            guard rename(compacted.path, output.path) == 0 else {
+                throw SourceIssue("cannot replace \(output.path): \(String(cString: strerror(errno)))", at: nil)
+            }
+        } catch {
+            try? fm.removeItem(at: compacted)
+            throw error
+        }
         lap("vacuum")
-        let check = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let checked = try DatabaseQueue(path: output.path, configuration: config)
+        try checked.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -262144") }
+        let check = try checked.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
         guard check == ["ok"] else { throw SourceIssue("integrity check failed: \(check.prefix(5).joined(separator: "; "))", at: nil) }
-        let dangling = try queue.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }
+        let dangling = try checked.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }
         guard dangling == 0 else { throw SourceIssue("foreign key check failed: \(dangling) dangling references", at: nil) }
         lap("integrity check")
-        try queue.close()
+        try checked.close()
         report.bytes = (try? fm.attributesOfItem(atPath: output.path)[.size] as? Int64) ?? 0
         return report
     }
