@@ -3,8 +3,8 @@ import STOLSupport
 
 /// What typo search keeps of one database's word vocabulary (`WordVocabulary`) between searches:
 /// how many words hold each trigram looked up so far, and, once the first search that reaches
-/// word-internal matches or typos needs them, the words themselves (`VocabularyWords`) and the
-/// short ones as a set. Two searches that both find them missing may both read them; one copy is
+/// word-internal matches or typos needs them, the words themselves (`VocabularyWords`). Two
+/// searches that both find them missing may both read them; one copy is
 /// kept. An open database never
 /// changes, so nothing goes stale; it lives as long as its `TaxonomyDatabase`.
 final class VocabularyCache: Sendable {
@@ -15,7 +15,6 @@ final class VocabularyCache: Sendable {
     private struct State {
         var trigramCounts: [String: Int] = [:]
         var words: VocabularyWords?
-        var shortWords: Set<String>?
     }
 
     private let state = Locked(State())
@@ -42,17 +41,5 @@ final class VocabularyCache: Sendable {
     /// The vocabulary words if an earlier search has read them; nil otherwise (nothing is read).
     var wordsIfRead: VocabularyWords? {
         state.withLock { $0.words }
-    }
-
-    /// Every vocabulary word of `WordVocabulary.shortestWord` letters or one more (about 23,000 on
-    /// Open Tree): the words one edit from a word of four letters are looked up here
-    /// rather than spelled out into a full-text query.
-    func shortWords(in db: Database) throws -> Set<String> {
-        if let words = state.withLock({ $0.shortWords }) { return words }
-        let all = try words(in: db)
-        let shortest = WordVocabulary.shortestWord
-        let words = Set(all.words(ofLength: shortest) + all.words(ofLength: shortest + 1))
-        state.withLock { $0.shortWords = words }
-        return words
     }
 }

@@ -40,29 +40,22 @@ struct VocabularyWords: Sendable {
         return bytes[Int(offsets[index])..<Int(offsets[index + 1])]
     }
 
-    /// Whether `word` may be a term of `fts_taxa`: false only for a word of ASCII letters,
-    /// `WordVocabulary.shortestWord` or more, that the vocabulary lacks (shorter words and digits
-    /// are not in it, and other scripts are not checked). Within a length, words are stored in
-    /// byte order. Not a test for folded words of names: `TextFolding` writes `ß` as `ss`, FTS5
-    /// keeps it.
+    /// Whether `word` may be a term of `fts_taxa`: false only for a word of
+    /// `WordVocabulary.shortestWord` letters or more, without ASCII digits, that the vocabulary
+    /// lacks (shorter words and words with digits are not in it, so they may be). Words are stored
+    /// as FTS5 wrote its terms, by length in letters then in byte order. Not a test for folded
+    /// words of names: `TextFolding` writes `ß` as `ss`, FTS5 keeps it.
     func mayHold(_ word: String) -> Bool {
-        let utf8 = word.utf8
-        guard utf8.count >= WordVocabulary.shortestWord, utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) }) else { return true }
-        let length = utf8.count
+        let length = word.unicodeScalars.count, utf8 = word.utf8
+        guard length >= WordVocabulary.shortestWord, !utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return true }
         guard length < countOfLength.count else { return false }
-        var low = firstOfLength[length], high = low + countOfLength[length]
+        let end = firstOfLength[length] + countOfLength[length]
+        var low = firstOfLength[length], high = end
         while low < high {
             let mid = (low + high) / 2
-            let stored = bytes[Int(offsets[mid])..<Int(offsets[mid + 1])]
-            if stored.lexicographicallyPrecedes(utf8) { low = mid + 1 } else { high = mid }
+            if bytes[Int(offsets[mid])..<Int(offsets[mid + 1])].lexicographicallyPrecedes(utf8) { low = mid + 1 } else { high = mid }
         }
-        return low < firstOfLength[length] + countOfLength[length] && bytes[Int(offsets[low])..<Int(offsets[low + 1])].elementsEqual(utf8)
+        return low < end && bytes[Int(offsets[low])..<Int(offsets[low + 1])].elementsEqual(utf8)
     }
 
-    /// Every word of `length` letters.
-    func words(ofLength length: Int) -> [String] {
-        guard length >= 0, length < countOfLength.count else { return [] }
-        let first = firstOfLength[length]
-        return (first..<first + countOfLength[length]).map { String(decoding: bytes[Int(offsets[$0])..<Int(offsets[$0 + 1])], as: UTF8.self) }
-    }
 }

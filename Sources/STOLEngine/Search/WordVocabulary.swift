@@ -14,7 +14,7 @@ import GRDB
 /// leave one piece whole, so a close word holds every trigram of some piece. A transposition (one
 /// edit) can change 4 trigrams: from five letters (d = 2) one still leaves a shared trigram, but a
 /// word of four letters has too few (`bule` and `blue` share none), so its one-edit forms are
-/// looked up among the short words instead (`oneEditWords`), shorter ones included
+/// looked up in the vocabulary instead (`oneEditWords`), shorter ones included
 /// (`raxt` → `rat`). Full-text queries give rowids; the words' text comes from memory
 /// (`VocabularyCache`).
 enum WordVocabulary {
@@ -189,12 +189,13 @@ enum WordVocabulary {
     }
 
     /// The words one edit from `word` (of `shortestWord` letters) that a full-text query can find:
-    /// vocabulary words (`cache.shortWords`), plus, when `shorter`, the forms of one letter less
-    /// (the vocabulary holds no such words; `raxt` → `rat`) and any with a digit (nor those).
+    /// those the vocabulary may hold (`VocabularyWords.mayHold`: its words, and any with a digit,
+    /// which it does not keep), plus, when `shorter`, the forms of one letter less (nor those;
+    /// `raxt` → `rat`).
     static func oneEditWords(of word: String, shorter: Bool, in db: Database, cache: VocabularyCache) throws -> [String] {
-        let vocabulary = try cache.shortWords(in: db)
+        let vocabulary = try cache.words(in: db)
         return oneEditForms(of: word).filter { form in
-            form.count < shortestWord ? shorter : vocabulary.contains(form) || form.contains(where: \.isNumber)
+            form.count < shortestWord ? shorter : vocabulary.mayHold(form)
         }.sorted()
     }
 
