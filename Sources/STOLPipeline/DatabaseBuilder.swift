@@ -74,7 +74,7 @@ public struct DatabaseBuilder {
         config.foreignKeysEnabled = false
         let queue = try DatabaseQueue(path: output.path, configuration: config)
         try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;")
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; \(Self.pageCache) PRAGMA temp_store = MEMORY;")
         }
 
         let taxa = assembled.taxa
@@ -218,7 +218,7 @@ public struct DatabaseBuilder {
         }
         lap("vacuum")
         let checked = try DatabaseQueue(path: output.path, configuration: config)
-        try checked.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -262144") }
+        try checked.writeWithoutTransaction { db in try db.execute(sql: Self.pageCache) }
         let check = try checked.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
         guard check == ["ok"] else { throw SourceIssue("integrity check failed: \(check.prefix(5).joined(separator: "; "))", at: nil) }
         let dangling = try checked.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }
@@ -228,6 +228,9 @@ public struct DatabaseBuilder {
         report.bytes = (try? fm.attributesOfItem(atPath: output.path)[.size] as? Int64) ?? 0
         return report
     }
+
+    /// The page cache of the connections that build and check the database: 256 MB.
+    static let pageCache = "PRAGMA cache_size = -262144;"
 
     /// The full-text columns of a taxon's names: common names, then synonyms, each joined by ` ; `.
     static func joinedNames(_ names: [SourceName]) -> (commons: String, synonyms: String) {
