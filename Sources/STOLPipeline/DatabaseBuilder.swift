@@ -101,10 +101,12 @@ public struct DatabaseBuilder {
             try db.execute(sql: try Schema.sql())
             try db.execute(sql: "UPDATE schema_version SET version = ?, applied_at = ?", arguments: [Schema.currentVersion, metadata.buildDate])
 
-            let insertTaxon = try BulkStatement(db, "INSERT INTO taxa(id, parent_id, rank, scientific_name, author, year, status, conservation, child_count) VALUES (?,?,?,?,?,?,?,?,?)")
-            let insertName = try BulkStatement(db, "INSERT INTO names(taxon_id, name, lang, name_type, is_preferred) VALUES (?,?,?,?,?)")
-            let insertRef = try BulkStatement(db, "INSERT INTO refs(taxon_id, citation, url, ref_type) VALUES (?,?,?,?)")
-            let insertTrait = try BulkStatement(db, "INSERT INTO traits(taxon_id, trait_key, trait_value, unit) VALUES (?,?,?,?)")
+            var insertTaxon = try BatchedInsert(db, into: "taxa", columns: ["id", "parent_id", "rank", "scientific_name", "author", "year", "status", "conservation", "child_count"])
+            var insertName = try BatchedInsert(db, into: "names", columns: ["taxon_id", "name", "lang", "name_type", "is_preferred"])
+            var insertRef = try BatchedInsert(db, into: "refs", columns: ["taxon_id", "citation", "url", "ref_type"])
+            var insertTrait = try BatchedInsert(db, into: "traits", columns: ["taxon_id", "trait_key", "trait_value", "unit"])
+            // Row by row: SQLite runs a multi-row insert into a virtual table in a statement
+            // savepoint whatever its conflict clause, and FTS5 writes out its pending terms at each.
             let insertFTS = try BulkStatement(db, "INSERT INTO fts_taxa(rowid, taxon_id, scientific_name, common_names, synonyms) VALUES (?,?,?,?,?)")
 
             for (step, i) in byID.enumerated() {
@@ -112,23 +114,23 @@ public struct DatabaseBuilder {
                 let t = taxa[i]
                 let id = ids[i]
                 let p = assembled.parentIndex[i]
-                try insertTaxon.insert(
+                try insertTaxon.append(
                     .int(id), p >= 0 ? .int(ids[Int(p)]) : .null, .optional(t.rank?.rawValue), .text(t.scientificName),
                     .optional(t.author), .optional(t.year), .text(t.status.rawValue), .optional(t.conservation?.rawValue),
                     .int(Int64(childCounts[i])))
                 let names = t.names.isEmpty ? [] : Self.normalisedNames(t.names)
                 for name in names {
-                    try insertName.insert(.int(id), .text(name.name), .text(name.lang), .text(name.type.rawValue), .int(name.isPreferred ? 1 : 0))
+                    try insertName.append(.int(id), .text(name.name), .text(name.lang), .text(name.type.rawValue), .int(name.isPreferred ? 1 : 0))
                 }
                 report.names += names.count
                 for ref in t.references {
-                    try insertRef.insert(.int(id), .text(ref.citation), .optional(ref.url), .text(ref.type))
+                    try insertRef.append(.int(id), .text(ref.citation), .optional(ref.url), .text(ref.type))
                 }
                 report.references += t.references.count
                 let traits = Self.distinctTraits(t.traits)
                 for trait in traits {
                     let (value, unit) = TraitUnit.split(trait.value)
-                    try insertTrait.insert(.int(id), .text(trait.key), .text(value), .optional(unit))
+                    try insertTrait.append(.int(id), .text(trait.key), .text(value), .optional(unit))
                 }
                 report.traits += traits.count
 
@@ -136,6 +138,10 @@ public struct DatabaseBuilder {
                 try insertFTS.insert(.int(id), .int(id), .text(t.scientificName), .text(commons), .text(synonyms))
                 if t.rank == .species { report.species += 1 }
             }
+            try insertTaxon.finish()
+            try insertName.finish()
+            try insertRef.finish()
+            try insertTrait.finish()
             report.taxa = n
         }
         lap("rows")
@@ -149,17 +155,19 @@ public struct DatabaseBuilder {
 
         progress("euler tour", 0)
         try queue.write { db in
-            let insertEuler = try BulkStatement(db, "INSERT INTO euler_tour(seq, taxon_id, depth) VALUES (?,?,?)")
-            let insertFirst = try BulkStatement(db, "INSERT INTO first_occurrence(taxon_id, seq) VALUES (?,?)")
+            var insertEuler = try BatchedInsert(db, into: "euler_tour", columns: ["seq", "taxon_id", "depth"])
+            var insertFirst = try BatchedInsert(db, into: "first_occurrence", columns: ["taxon_id", "seq"])
             var first = [Int64](repeating: -1, count: n)
             var idx: Int64 = 0
             try tree.eulerTour { node, depth in
-                try insertEuler.insert(.int(idx), .int(ids[Int(node)]), .int(Int64(depth)))
+                try insertEuler.append(.int(idx), .int(ids[Int(node)]), .int(Int64(depth)))
                 if first[Int(node)] < 0 { first[Int(node)] = idx }
                 idx += 1
             }
             report.eulerEntries = Int(idx)
-            for i in byID { try insertFirst.insert(.int(ids[i]), .int(first[i])) }
+            try insertEuler.finish()
+            for i in byID { try insertFirst.append(.int(ids[i]), .int(first[i])) }
+            try insertFirst.finish()
         }
         lap("euler tour")
 
@@ -169,19 +177,20 @@ public struct DatabaseBuilder {
             let isSpecies = taxa.map { $0.rank == .species }
             var relatives = NearestRelatives(finder: RelativesFinder(tree: tree) { isSpecies[Int($0)] }, nameOrder: nameOrder, n: topN)
             try queue.write { db in
-                let insert = try BulkStatement(db, "INSERT INTO top_n_relatives(taxon_id, relative_id, rank_order, lca_id, lca_depth, distance) VALUES (?,?,?,?,?,?)")
+                var insert = try BatchedInsert(db, into: "top_n_relatives", columns: ["taxon_id", "relative_id", "rank_order", "lca_id", "lca_depth", "distance"])
                 let total = max(report.species, 1)
                 var done = 0
                 for i in byID where isSpecies[i] {
                     if done % 20_000 == 0 { progress("relatives", Double(done) / Double(total)) }
                     done += 1
                     for (order, c) in relatives.nearest(to: Int32(i)).enumerated() {
-                        try insert.insert(
+                        try insert.append(
                             .int(ids[i]), .int(ids[Int(c.node)]), .int(Int64(order + 1)), .int(ids[Int(c.lca)]),
                             .int(Int64(tree.depth[Int(c.lca)])), .int(Int64(c.distance)))
                         report.relatives += 1
                     }
                 }
+                try insert.finish()
             }
         }
         lap("relatives")
