@@ -653,11 +653,17 @@ struct HostileFiles: Sendable {
         sql("a generated column", expect: schema, ci: true, "ALTER TABLE \(table) ADD COLUMN hostile_generated INTEGER GENERATED ALWAYS AS (id * 2) VIRTUAL;")
         if kind == .database {
             // The specification's tables are required; an engine extension is all or nothing
-            // (`search_names` without `fts_trigram`, or the reverse, is a near miss).
+            // (`search_names` without `fts_words`, or the reverse, is a near miss).
             for missing in ["schema_version", "taxa", "names", "refs", "traits", "euler_tour", "first_occurrence", "top_n_relatives", "search_names"] {
                 sql("missing table \(missing)", expect: schema, ci: missing == "names" || missing == "schema_version", "DROP TABLE \(missing);")
             }
-            for missing in ["fts_taxa", "fts_trigram", "fts_trigram_vocab"] { sql("missing virtual table \(missing)", expect: schema, "DROP TABLE \(missing);") }
+            for missing in ["fts_taxa", "fts_words", "fts_word_trigrams"] { sql("missing virtual table \(missing)", expect: schema, "DROP TABLE \(missing);") }
+            // The trigram index earlier builds wrote is accepted only complete and unchanged.
+            sql("half of the retired trigram index (fts_trigram without fts_trigram_vocab)", expect: schema,
+                fields: ["detail": "the retired trigram index of earlier builds is incomplete: it has fts_trigram but not fts_trigram_vocab"],
+                "CREATE VIRTUAL TABLE fts_trigram USING fts5(\n padded,\n content = '',\n tokenize = 'trigram'\n);")
+            sql("a retired trigram index that differs from the one earlier builds wrote", expect: schema,
+                "CREATE VIRTUAL TABLE fts_trigram USING fts5(padded, hostile, content = '', tokenize = 'trigram'); CREATE VIRTUAL TABLE fts_trigram_vocab USING fts5vocab('fts_trigram', 'row');")
             sql("missing index idx_taxa_parent (the specification's)", expect: schema, "DROP INDEX idx_taxa_parent;")
             sql("missing index idx_taxa_parent_name (an extension's, the others there)", expect: schema, "DROP INDEX idx_taxa_parent_name;")
             // Near misses of the specification's tables.
@@ -707,11 +713,11 @@ struct HostileFiles: Sendable {
     }
 
     /// Removes every engine extension (`SchemaExtensions`), leaving the specification's schema.
-    static let dropExtensions = "DROP TABLE fts_word_trigrams; DROP TABLE fts_words; DROP TABLE fts_trigram_vocab; DROP TABLE fts_trigram; DROP TABLE search_names; DROP TABLE dataset_info; " +
+    static let dropExtensions = "DROP TABLE fts_word_trigrams; DROP TABLE fts_words; DROP TABLE search_names; DROP TABLE dataset_info; " +
         "DROP INDEX idx_taxa_parent_name; DROP INDEX idx_taxa_scientific_name; DROP INDEX idx_names_taxon_lang; DROP INDEX idx_names_name; " +
         "ALTER TABLE taxa DROP COLUMN child_count; "
 
-    static let dropAllTaxonomy = "DROP TABLE IF EXISTS fts_word_trigrams; DROP TABLE IF EXISTS fts_words; DROP TABLE IF EXISTS fts_trigram_vocab; DROP TABLE IF EXISTS fts_trigram; DROP TABLE IF EXISTS fts_taxa; " +
+    static let dropAllTaxonomy = "DROP TABLE IF EXISTS fts_word_trigrams; DROP TABLE IF EXISTS fts_words; DROP TABLE IF EXISTS fts_taxa; " +
         ["schema_version", "dataset_info", "taxa", "names", "refs", "traits", "euler_tour", "first_occurrence", "top_n_relatives", "search_names", "sqlite_stat1"]
         .map { "DROP TABLE IF EXISTS \($0); " }.joined()
 

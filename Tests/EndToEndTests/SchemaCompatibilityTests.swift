@@ -26,6 +26,20 @@ import Testing
         VACUUM;
         """
 
+    /// The trigram index of every folded name that builds wrote before the engine stopped reading
+    /// it, filled as they filled it.
+    static let retiredTrigramIndex = """
+        CREATE VIRTUAL TABLE fts_trigram USING fts5(
+                        padded,
+                        content = '',
+                        tokenize = 'trigram'
+                    );
+        CREATE VIRTUAL TABLE fts_trigram_vocab USING fts5vocab('fts_trigram', 'row');
+        INSERT INTO fts_trigram(rowid, padded) SELECT id, ' ' || folded || ' ' FROM search_names ORDER BY id;
+        INSERT INTO fts_trigram(fts_trigram) VALUES ('optimize');
+        VACUUM;
+        """
+
     static func id(_ name: String, _ file: URL) throws -> Int64 {
         try #require(try EmbeddedDatabaseTests.query("SELECT id FROM taxa WHERE scientific_name = '\(name)'", file).first.flatMap { Int64($0) })
     }
@@ -78,6 +92,26 @@ import Testing
         #expect(error?["data"]?["kind"] == "incompatibleSchema")
         let detail = error?["data"]?["detail"]?.stringValue ?? ""
         #expect(detail.contains("lacks column") && detail.contains("stol-engine build-db"), "\(detail)")
+    }
+
+    @Test func databasesWithTheRetiredTrigramIndexAreServedAndImported() async throws {
+        let old = try Self.variant("trigram", Self.retiredTrigramIndex)
+        defer { try? FileManager.default.removeItem(at: old) }
+        #expect(try EmbeddedDatabaseTests.query("SELECT count(*) FROM fts_trigram_vocab", old).first.flatMap { Int($0) } ?? 0 > 0)
+        // Read-only: every extension is there, so no cache is built.
+        let engine = try EngineProcess(["--database", old.path])
+        try await Self.servesEveryMethod(engine, old)
+        #expect(!FileManager.default.fileExists(atPath: engine.dataDirectory.appendingPathComponent("Caches").path))
+        // Imported: validation accepts it, and the reference serves.
+        let kit = try ReferenceTests.kit.get()
+        let stol = kit.file("trigram-\(UUID().uuidString).stol")
+        defer { try? FileManager.default.removeItem(at: stol) }
+        try ReferenceTests.pack(old, key: kit.key, out: stol)
+        let importer = try EngineProcess(["--trusted-key", kit.publicKey])
+        let result = await importer.call("database/import", .object(["path": .string(stol.path)]), timeout: .seconds(60))
+        #expect(result?["result"]?["source"] == "reference", "\(String(describing: result))")
+        _ = await importer.next(timeout: .seconds(1)) { $0["method"] == "database/didSwitch" }
+        try await Self.servesEveryMethod(importer, old)
     }
 
     @Test func specificationTablesAloneAreServedReadOnlyThroughACache() async throws {

@@ -13,9 +13,10 @@ public enum SchemaExtensions {
     public enum Extension: String, CaseIterable, Sendable {
         /// `dataset_info (key, value)`: the dataset's name, version, licence, credits and `top_n`.
         case datasetInfo
-        /// `search_names`, `fts_trigram` and `fts_trigram_vocab`: exact matches, autocomplete and
-        /// word-internal search over every name, folded; `fts_words` and `fts_word_trigrams`: the
-        /// vocabulary of distinct words that typo-tolerant search compares with.
+        /// `search_names`: exact matches, autocomplete and word-internal search over every name,
+        /// folded; `fts_words` and `fts_word_trigrams`: the vocabulary of distinct words that
+        /// typo-tolerant search compares with. (Earlier builds also wrote `fts_trigram`; see
+        /// `retiredObjects`.)
         case searchIndex
         /// `taxa.child_count`, stored so that a lineage is a walk of primary-key lookups (without
         /// it the engine counts children per query).
@@ -57,15 +58,6 @@ public enum SchemaExtensions {
             );
             CREATE INDEX idx_search_names_folded ON search_names(folded);
             CREATE INDEX idx_search_names_taxon ON search_names(taxon_id);
-            -- Trigrams of each folded name padded with a space at both ends (rowid = search_names.id):
-            -- the padding gives short names edge trigrams, so "lyon" still shares "on " with "lion".
-            CREATE VIRTUAL TABLE fts_trigram USING fts5(
-                padded,
-                content = '',
-                tokenize = 'trigram'
-            );
-            -- How many names hold each trigram, so a fuzzy search looks up only the rarest ones.
-            CREATE VIRTUAL TABLE fts_trigram_vocab USING fts5vocab('fts_trigram', 'row');
             -- The vocabulary for typos: every distinct word of fts_taxa with four letters or more and
             -- no digits, padded with a space at both ends, rowid = length << 32 | n (WordVocabulary).
             CREATE VIRTUAL TABLE fts_words USING fts5(
@@ -161,17 +153,15 @@ public enum SchemaExtensions {
         }
     }
 
-    /// Fills `search_names` and `fts_trigram`: per taxon in id order, its scientific name, then each
+    /// Fills `search_names`: per taxon in id order, its scientific name, then each
     /// of its names in id order whose folded form is new for the taxon (synonyms as `synonym`,
     /// every other type as `common`); then `fts_words` from the words of `fts_taxa`.
     package static func fillSearchIndex(_ db: Database, source: String) throws {
-        let insertSearch = try BulkStatement(db, "INSERT INTO search_names(id, taxon_id, name, folded, match_type, lang) VALUES (?,?,?,?,?,?)")
-        let insertTrigram = try BulkStatement(db, "INSERT INTO fts_trigram(rowid, padded) VALUES (?,?)")
+        var insertSearch = try BatchedInsert(db, into: "search_names", columns: ["id", "taxon_id", "name", "folded", "match_type", "lang"])
         var searchID: Int64 = 0
         func add(_ taxon: Int64, _ name: String, _ folded: String, _ type: String, _ lang: String?) throws {
             searchID += 1
-            try insertSearch.insert(.int(searchID), .int(taxon), .text(name), .text(folded), .text(type), .optional(lang))
-            try insertTrigram.insert(.int(searchID), .text(" " + folded + " "))
+            try insertSearch.append(.int(searchID), .int(taxon), .text(name), .text(folded), .text(type), .optional(lang))
         }
         let rows = try Row.fetchCursor(db, sql: """
             SELECT t.id, CAST(t.scientific_name AS TEXT), CAST(n.name AS TEXT), CAST(n.lang AS TEXT), CAST(n.name_type AS TEXT)
@@ -216,7 +206,7 @@ public enum SchemaExtensions {
             }
             try add(id, name, folded, (row[4] as String?) == "synonym" ? "synonym" : "common", row[3])
         }
-        try db.execute(sql: "INSERT INTO fts_trigram(fts_trigram) VALUES ('optimize')")
+        try insertSearch.finish()
         try db.execute(sql: WordVocabulary.fillSQL(source: source))
     }
 }

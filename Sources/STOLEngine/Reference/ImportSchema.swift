@@ -7,7 +7,9 @@ import GRDB
 /// For a taxonomy database that is the specification's schema v1 with or without each engine
 /// extension (`SchemaExtensions`): an extension is present completely or not at all. Tables are
 /// compared column by column (name, declared type, NOT NULL, primary key), indexes and virtual
-/// tables by their SQL. A mismatch is `incompatibleSchema` with a detail naming the object.
+/// tables by their SQL. A mismatch is `incompatibleSchema` with a detail naming the object. Objects
+/// of earlier builds that the engine no longer reads (`SchemaExtensions.retiredObjects`) are
+/// accepted when complete and unchanged, and never read.
 enum ImportSchema {
     struct Object: Sendable, Equatable {
         var type: String
@@ -72,7 +74,21 @@ enum ImportSchema {
         // ANALYZE statistics are allowed: the build writes sqlite_stat1.
         let own = found.filter { !($0.type == "table" && ($0.name.hasPrefix("sqlite_stat") || $0.name == "sqlite_sequence")) }
         // Tables first, so that a missing or renamed column is named before the indexes on it.
-        for object in own.sorted(by: { ($0.type == "table" ? 0 : 1) < ($1.type == "table" ? 0 : 1) }) {
+        // What earlier builds wrote and the engine no longer reads: accepted complete and unchanged.
+        var retired: [String] = []
+        if kind == .database {
+            for object in own where model.objects.allSatisfy({ $0.name != object.name }) {
+                guard let old = SchemaExtensions.retiredObjects.first(where: { $0.name == object.name }) else { continue }
+                guard old.type == object.type, normalized(old.sql) == normalized(object.sql) else {
+                    throw ReferenceError.schemaMismatch("\(object.type) \(object.name) differs from the one earlier builds wrote")
+                }
+                retired.append(object.name)
+            }
+            if !retired.isEmpty, let absent = SchemaExtensions.retiredObjects.first(where: { !retired.contains($0.name) }) {
+                throw ReferenceError.schemaMismatch("the retired trigram index of earlier builds is incomplete: it has \(retired[0]) but not \(absent.name)")
+            }
+        }
+        for object in own.sorted(by: { ($0.type == "table" ? 0 : 1) < ($1.type == "table" ? 0 : 1) }) where !retired.contains(object.name) {
             guard let expected = model.objects.first(where: { $0.name == object.name }), expected.type == object.type else {
                 throw ReferenceError.schemaMismatch("unexpected \(object.type) \(object.name) (not in the schema)")
             }
