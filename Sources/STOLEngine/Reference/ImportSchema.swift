@@ -73,7 +73,6 @@ enum ImportSchema {
         }
         // ANALYZE statistics are allowed: the build writes sqlite_stat1.
         let own = found.filter { !($0.type == "table" && ($0.name.hasPrefix("sqlite_stat") || $0.name == "sqlite_sequence")) }
-        // Tables first, so that a missing or renamed column is named before the indexes on it.
         // What earlier builds wrote and the engine no longer reads: accepted complete and unchanged.
         var retired: [String] = []
         if kind == .database {
@@ -88,6 +87,7 @@ enum ImportSchema {
                 throw ReferenceError.schemaMismatch("the retired trigram index of earlier builds is incomplete: it has \(retired[0]) but not \(absent.name)")
             }
         }
+        // Tables first, so that a missing or renamed column is named before the indexes on it.
         for object in own.sorted(by: { ($0.type == "table" ? 0 : 1) < ($1.type == "table" ? 0 : 1) }) where !retired.contains(object.name) {
             guard let expected = model.objects.first(where: { $0.name == object.name }), expected.type == object.type else {
                 throw ReferenceError.schemaMismatch("unexpected \(object.type) \(object.name) (not in the schema)")
