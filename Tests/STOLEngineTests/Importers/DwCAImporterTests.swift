@@ -171,7 +171,9 @@ extension ImporterTests {
             let fixture = try ChecklistFixture()
             defer { fixture.remove() }
             let meta = dwcaMeta(coreTerms: ["taxonID", "scientificName"]).replacingOccurrences(of: "<location>taxa.txt", with: "<location>../x")
-            let url = try fixture.zip("evil.zip", [("meta.xml", Data(meta.utf8)), ("../x", Data("1\tAves\n".utf8)), ("/etc/y", Data("z".utf8))])
+            // The zip sits one folder down, so the folder above it is the fixture's own too.
+            try FileManager.default.createDirectory(at: fixture.directory.url.appendingPathComponent("inner"), withIntermediateDirectories: false)
+            let url = try fixture.zip("inner/evil.zip", [("meta.xml", Data(meta.utf8)), ("../x", Data("1\tAves\n".utf8)), ("/etc/y", Data("z".utf8))])
             let archive = try ChecklistArchive(url: url)
             #expect(archive.entries == ["meta.xml"])
             #expect(Set(archive.refusedEntries) == ["../x", "/etc/y"])
@@ -181,9 +183,10 @@ extension ImporterTests {
             #expect(messages.contains("evil.zip:0: zip entry '../x' is not a plain relative path; ignored"), "\(messages)")
             #expect(messages.contains { $0.contains("file location '../x' of Taxon is not a plain relative path") }, "\(messages)")
             // Nothing appeared beside the zip or above it.
-            let beside = try FileManager.default.contentsOfDirectory(atPath: fixture.directory.url.path)
+            let beside = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
             #expect(beside == ["evil.zip"])
-            #expect(!FileManager.default.fileExists(atPath: fixture.directory.url.deletingLastPathComponent().appendingPathComponent("x").path))
+            let above = try FileManager.default.contentsOfDirectory(atPath: fixture.directory.url.path)
+            #expect(above == ["inner"])
         }
 
         @Test func zipBombIsRefused() throws {
