@@ -765,7 +765,7 @@ HEADLINES = [
     ("search", "embedded: exact"), ("search", "Open Tree: exact (scientific)"), ("search", "Open Tree: prefix (scientific) (e.g."),
     ("search", "Open Tree: fuzzy (scientific)"), ("lineage", "Open Tree: 100,000"), ("lineage", "Open Tree: LCA in-process"),
     ("lineage", "Open Tree: LCA of 1,000,000"), ("lineage", "Open Tree: LCA with both paths"), ("ete3", "Open Tree: LCA in-process"), ("compare", "Open Tree: compare/taxa"), ("import", "Open Tree"),
-    ("import", "mammals+birds"), ("memory", "embedded"), ("memory", "Open Tree"), ("builddb", "MDD"), ("builddb", "Open Tree"),
+    ("import", "mammals+birds"), ("memory", "embedded"), ("memory", "Open Tree"), ("builddb", "MDD + AviList"), ("builddb", "Open Tree"), ("builddb", "NCBI (`--ncbi`"),
 ]
 
 TITLES = {
