@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import STOLEngine
 
-/// Writes an assembled taxonomy into a new schema-v1 SQLite database: rows, full-text and trigram
-/// indexes, the Euler tour, precomputed relatives and credits; then VACUUM (into a file beside the
-/// output, renamed over it) and an integrity check.
+/// Writes an assembled taxonomy into a new schema-v1 SQLite database: rows, the search index, the
+/// Euler tour, precomputed relatives and credits; then VACUUM (into a file beside the output,
+/// renamed over it) and the integrity and foreign-key checks.
 ///
 /// Rows are written in id order and siblings in name order, so the same input always gives the
 /// same content.
@@ -95,12 +95,16 @@ public struct DatabaseBuilder {
         let byID = (0..<n).sorted { ids[$0] < ids[$1] }
         var childCounts = [Int32](repeating: 0, count: n)
         for p in assembled.parentIndex where p >= 0 { childCounts[Int(p)] += 1 }
-        try queue.write { db in
+        var deferred = try queue.write { db in
             // The specification's schema and every extension; the schema's own row gets the build
             // date, so the same input gives the same bytes.
             try db.execute(sql: try Schema.sql())
             try db.execute(sql: "UPDATE schema_version SET version = ?, applied_at = ?", arguments: [Schema.currentVersion, metadata.buildDate])
-
+            // Each table's indexes are created once the table is full: sorted once rather than
+            // grown a random key at a time.
+            return try DeferredIndexes(db, tables: Self.bulkTables)
+        }
+        try queue.write { db in
             var insertTaxon = try BatchedInsert(db, into: "taxa", columns: ["id", "parent_id", "rank", "scientific_name", "author", "year", "status", "conservation", "child_count"])
             var insertName = try BatchedInsert(db, into: "names", columns: ["taxon_id", "name", "lang", "name_type", "is_preferred"])
             var insertRef = try BatchedInsert(db, into: "refs", columns: ["taxon_id", "citation", "url", "ref_type"])
@@ -143,12 +147,14 @@ public struct DatabaseBuilder {
             try insertRef.finish()
             try insertTrait.finish()
             report.taxa = n
+            try deferred.create(db, for: ["taxa", "names", "refs", "traits"])
         }
         lap("rows")
 
         progress("search index", 0)
         try queue.write { db in
             try SchemaExtensions.fillSearchIndex(db, source: "main")
+            try deferred.create(db, for: ["search_names"])
             try db.execute(sql: "INSERT INTO fts_taxa(fts_taxa) VALUES ('optimize')")
         }
         lap("search index")
@@ -175,22 +181,8 @@ public struct DatabaseBuilder {
             // A flag per node rather than a look into `taxa`: the finder asks it of every node it
             // passes, and NCBI's wide families make that tens of millions of scattered reads.
             let isSpecies = taxa.map { $0.rank == .species }
-            var relatives = NearestRelatives(finder: RelativesFinder(tree: tree) { isSpecies[Int($0)] }, nameOrder: nameOrder, n: topN)
             try queue.write { db in
-                var insert = try BatchedInsert(db, into: "top_n_relatives", columns: ["taxon_id", "relative_id", "rank_order", "lca_id", "lca_depth", "distance"])
-                let total = max(report.species, 1)
-                var done = 0
-                for i in byID where isSpecies[i] {
-                    if done % 20_000 == 0 { progress("relatives", Double(done) / Double(total)) }
-                    done += 1
-                    for (order, c) in relatives.nearest(to: Int32(i)).enumerated() {
-                        try insert.append(
-                            .int(ids[i]), .int(ids[Int(c.node)]), .int(Int64(order + 1)), .int(ids[Int(c.lca)]),
-                            .int(Int64(tree.depth[Int(c.lca)])), .int(Int64(c.distance)))
-                        report.relatives += 1
-                    }
-                }
-                try insert.finish()
+                report.relatives = try writeRelatives(db, tree: tree, nameOrder: nameOrder, isSpecies: isSpecies, idOrder: byID, ids: ids, species: report.species)
             }
         }
         lap("relatives")
@@ -226,19 +218,18 @@ public struct DatabaseBuilder {
             throw error
         }
         lap("vacuum")
-        let checked = try DatabaseQueue(path: output.path, configuration: config)
-        try checked.writeWithoutTransaction { db in try db.execute(sql: Self.pageCache) }
-        let check = try checked.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
-        guard check == ["ok"] else { throw SourceIssue("integrity check failed: \(check.prefix(5).joined(separator: "; "))", at: nil) }
-        let dangling = try checked.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }
-        guard dangling == 0 else { throw SourceIssue("foreign key check failed: \(dangling) dangling references", at: nil) }
+        try BuiltDatabaseCheck(path: output.path, integrityCache: Self.pageCache).run()
         lap("integrity check")
-        try checked.close()
         report.bytes = (try? fm.attributesOfItem(atPath: output.path)[.size] as? Int64) ?? 0
         return report
     }
 
-    /// The page cache of the connections that build and check the database: 256 MB.
+    /// The tables whose indexes wait until they are full. Not `top_n_relatives`: its rows go in in
+    /// index order, which grows the index at its end, cheaper than sorting it afterwards.
+    static let bulkTables = ["taxa", "names", "refs", "traits", "search_names"]
+
+    /// The page cache of the connection that builds the database, and of the one that runs its
+    /// integrity check: 256 MB.
     static let pageCache = "PRAGMA cache_size = -262144;"
 
     /// The full-text columns of a taxon's names: common names, then synonyms, each joined by ` ; `.

@@ -9,7 +9,7 @@ import STOLEngine
 /// Refuses a zip bomb twice over: before reading, by the sizes the entry declares, and while
 /// reading, by the bytes it really produces (declared sizes can lie).
 final class ZipEntrySource: ByteSource {
-    private let pipe: ChunkPipe
+    private let pipe: BoundedQueue<Data>
     private var current = Data()
     private var offset = 0
 
@@ -26,7 +26,7 @@ final class ZipEntrySource: ByteSource {
         if declared > limits.ratioFloorBytes, declared / packed > limits.maxRatio {
             throw SourceIssue("\(name) inflates \(declared / packed) times (limit \(limits.maxRatio)); refused as a zip bomb", at: nil)
         }
-        let pipe = ChunkPipe(capacity: 4)
+        let pipe = BoundedQueue<Data>(capacity: 4)
         self.pipe = pipe
         let work = UncheckedSendable((archive, entry))
         let thread = Thread {
@@ -67,65 +67,5 @@ final class ZipEntrySource: ByteSource {
         current.copyBytes(to: buffer, from: from..<(from + n))
         offset += n
         return n
-    }
-}
-
-/// A value handed to another thread that the compiler cannot prove safe to send; the sender
-/// gives it up (ZIPFoundation's `Archive` is used by the reading thread alone).
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-/// A bounded queue of chunks from one producer thread to one consumer.
-final class ChunkPipe: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var chunks: [Data] = []
-    private var finished = false
-    private var closed = false
-    private var failure: (any Error)?
-    private let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    /// Waits for room; false when the consumer has gone.
-    func put(_ chunk: Data) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while chunks.count >= capacity, !closed { condition.wait() }
-        guard !closed else { return false }
-        chunks.append(chunk)
-        condition.broadcast()
-        return true
-    }
-
-    /// The producer is done, with or without an error.
-    func finish(_ error: (any Error)?) {
-        condition.lock()
-        finished = true
-        failure = error
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The next chunk; nil at the end; the producer's error once its chunks are taken.
-    func take() throws -> Data? {
-        condition.lock()
-        defer { condition.unlock() }
-        while chunks.isEmpty, !finished { condition.wait() }
-        if !chunks.isEmpty {
-            condition.broadcast()
-            return chunks.removeFirst()
-        }
-        if let failure { throw failure }
-        return nil
-    }
-
-    /// The consumer has gone: the producer stops at its next chunk.
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
     }
 }
