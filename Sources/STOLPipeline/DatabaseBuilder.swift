@@ -218,7 +218,7 @@ public struct DatabaseBuilder {
             throw error
         }
         lap("vacuum")
-        try BuiltDatabaseCheck(path: output.path, integrityCache: Self.pageCache).run()
+        try BuiltDatabaseCheck(path: output.path, cache: Self.pageCache).run()
         lap("integrity check")
         report.bytes = (try? fm.attributesOfItem(atPath: output.path)[.size] as? Int64) ?? 0
         return report
@@ -228,8 +228,8 @@ public struct DatabaseBuilder {
     /// index order, which grows the index at its end, cheaper than sorting it afterwards.
     static let bulkTables = ["taxa", "names", "refs", "traits", "search_names"]
 
-    /// The page cache of the connection that builds the database, and of the one that runs its
-    /// integrity check: 256 MB.
+    /// The page cache of the connection that builds the database, and of each of the two that
+    /// check it: 256 MB.
     static let pageCache = "PRAGMA cache_size = -262144;"
 
     /// The full-text columns of a taxon's names: common names, then synonyms, each joined by ` ; `.

@@ -34,8 +34,11 @@ public struct TaxonomyAssembler {
         if policy == .fail, let first = issues.first { throw first }
 
         // 1. Merge by key, keeping first-seen order.
+        let total = results.reduce(0) { $0 + $1.taxa.count }
         var index: [String: Int] = [:]
+        index.reserveCapacity(total)
         var taxa: [SourceTaxon] = []
+        taxa.reserveCapacity(total)
         for result in results {
             for taxon in result.taxa {
                 guard let existing = index[taxon.key] else {
@@ -115,18 +118,21 @@ public struct TaxonomyAssembler {
             }
         }
 
-        // 4. Compact and assign ids.
-        var newIndex = [Int32](repeating: -1, count: taxa.count)
-        var kept: [SourceTaxon] = []
-        kept.reserveCapacity(taxa.count - dropped)
-        for i in taxa.indices where resolved[i] == 1 {
-            newIndex[i] = Int32(kept.count)
-            kept.append(taxa[i])
-        }
-        var keptParents = [Int32](repeating: -1, count: kept.count)
-        for i in taxa.indices where resolved[i] == 1 {
-            let p = parentIndex[i]
-            keptParents[Int(newIndex[i])] = p >= 0 ? newIndex[Int(p)] : -1
+        // 4. Compact (when something was dropped) and assign ids.
+        var kept = taxa, keptParents = parentIndex
+        if dropped > 0 {
+            var newIndex = [Int32](repeating: -1, count: taxa.count)
+            kept = []
+            kept.reserveCapacity(taxa.count - dropped)
+            for i in taxa.indices where resolved[i] == 1 {
+                newIndex[i] = Int32(kept.count)
+                kept.append(taxa[i])
+            }
+            keptParents = [Int32](repeating: -1, count: kept.count)
+            for i in taxa.indices where resolved[i] == 1 {
+                let p = parentIndex[i]
+                keptParents[Int(newIndex[i])] = p >= 0 ? newIndex[Int(p)] : -1
+            }
         }
         var ids = [Int64](repeating: 0, count: kept.count)
         var used: [Int64: Int] = [:]

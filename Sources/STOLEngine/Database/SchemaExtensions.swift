@@ -207,6 +207,6 @@ public enum SchemaExtensions {
             try add(id, name, folded, (row[4] as String?) == "synonym" ? "synonym" : "common", row[3])
         }
         try insertSearch.finish()
-        try db.execute(sql: WordVocabulary.fillSQL(source: source))
+        try WordVocabulary.fill(db, source: source)
     }
 }

@@ -243,9 +243,10 @@ public final class LineReader {
         storage = .allocate(capacity: capacity)
     }
 
-    /// Reads `url`, gzip or plain.
+    /// Reads `url`, gzip or plain; a gzip file is inflated on a thread of its own, ahead of the lines.
     public convenience init(url: URL, maxOutputBytes: Int? = nil) throws(GzipError) {
-        self.init(try GzipReader(url: url, maxOutputBytes: maxOutputBytes))
+        let file = try GzipReader(url: url, maxOutputBytes: maxOutputBytes)
+        self.init(file.isCompressed ? ReadAheadSource(file) : file)
     }
 
     deinit { storage.deallocate() }

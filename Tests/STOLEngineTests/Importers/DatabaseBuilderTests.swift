@@ -91,8 +91,9 @@ extension ImporterTests {
             return out
         }
 
-        /// The check of the finished file passes a sound file and refuses a dangling reference and
-        /// a damaged page, whichever of its two threads finds the fault.
+        /// The check of the finished file passes a sound file and refuses a dangling reference, a
+        /// damaged page, an index that is not its table's and pages no b-tree owns, whichever of
+        /// its two threads finds the fault.
         @Test func finishedFileCheck() throws {
             let dir = try TemporaryDirectory()
             defer { dir.remove() }
@@ -110,10 +111,10 @@ extension ImporterTests {
                 INSERT INTO taxa SELECT i, CASE WHEN i > 1 THEN i / 2 END, printf('taxon %08d', i * 7919 % 20000) FROM n;
                 """
             let sound = try database("sound.sqlite", tables)
-            try BuiltDatabaseCheck(path: sound, integrityCache: DatabaseBuilder.pageCache).run()
+            try BuiltDatabaseCheck(path: sound, cache: DatabaseBuilder.pageCache).run()
 
             let dangling = try database("dangling.sqlite", tables + "UPDATE taxa SET parent_id = 99999 WHERE id IN (10, 11);")
-            let issue = #expect(throws: SourceIssue.self) { try BuiltDatabaseCheck(path: dangling, integrityCache: DatabaseBuilder.pageCache).run() }
+            let issue = #expect(throws: SourceIssue.self) { try BuiltDatabaseCheck(path: dangling, cache: DatabaseBuilder.pageCache).run() }
             #expect(issue?.message == "foreign key check failed: 2 dangling references")
 
             // Overwrite the middle of the file: cells of the table or of its index.
@@ -123,7 +124,37 @@ extension ImporterTests {
             try handle.seek(toOffset: size / 2)
             try handle.write(contentsOf: Data(repeating: 0x5A, count: 3_000))
             try handle.close()
-            #expect(throws: (any Error).self) { try BuiltDatabaseCheck(path: damaged, integrityCache: DatabaseBuilder.pageCache).run() }
+            #expect(throws: (any Error).self) { try BuiltDatabaseCheck(path: damaged, cache: DatabaseBuilder.pageCache).run() }
+
+            // What only a table's own check finds: an index whose entries are not its table's. The
+            // table is not the largest, so the thread that reaches it is the one that got there
+            // first. And what only quick_check finds: pages no b-tree owns.
+            let other = "CREATE TABLE other (id INTEGER PRIMARY KEY, code TEXT); CREATE INDEX idx_code ON other(code); INSERT INTO other SELECT id, 'c' || (id % 97) FROM taxa WHERE id <= 3000;"
+            let mismatched = try database("mismatched.sqlite", tables + other + "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = 'CREATE INDEX idx_code ON other(id)' WHERE name = 'idx_code';")
+            let wrongIndex = #expect(throws: SourceIssue.self) { try BuiltDatabaseCheck(path: mismatched, cache: DatabaseBuilder.pageCache).run() }
+            #expect(wrongIndex?.message.hasPrefix("integrity check failed: ") == true)
+            #expect(wrongIndex?.message.contains("idx_code") == true)
+            let orphaned = try database("orphaned.sqlite", tables + other + "PRAGMA writable_schema = ON; DELETE FROM sqlite_schema WHERE tbl_name = 'other';")
+            let neverUsed = #expect(throws: SourceIssue.self) { try BuiltDatabaseCheck(path: orphaned, cache: DatabaseBuilder.pageCache).run() }
+            #expect(neverUsed?.message.contains("never used") == true)
+        }
+
+        /// The checks cover every ordinary table of a built database, FTS5's shadow tables
+        /// included and virtual tables left out, the largest (by rows times index entries) first.
+        @Test func checkedTablesLargestFirst() throws {
+            let fixture = try CompareFixture.make(.forest, count: 2_000, seed: 11, topN: 10)
+            defer { fixture.remove() }
+            let queue = try Self.open(fixture)
+            let tables = try queue.read { db in try BuiltDatabaseCheck.tablesLargestFirst(db) }
+            let ordinary = try queue.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'")
+            }
+            #expect(Set(tables) == Set(ordinary))
+            #expect(tables.count == ordinary.count)
+            #expect(tables.contains("fts_taxa_data") && tables.contains("sqlite_stat1"))
+            #expect(!tables.contains("fts_taxa") && !tables.contains("fts_words"))
+            #expect(tables.first == "top_n_relatives")
+            #expect(tables.firstIndex(of: "taxa")! < tables.firstIndex(of: "refs")!)
         }
     }
 }

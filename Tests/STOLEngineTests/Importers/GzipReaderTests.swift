@@ -100,6 +100,49 @@ extension ImporterTests {
             #expect(throws: GzipError.outputLimitExceeded(limit: 99)) { try drain(GzipReader(url: plain, maxOutputBytes: 99), max: 7) }
         }
 
+        /// A gzip file read through `LineReader(url:)` inflates on a thread ahead of the lines: the
+        /// same bytes in any chunking, its errors (truncation, the output cap) after the bytes
+        /// before them, and a reader dropped half-way stops its thread.
+        @Test func readAheadGivesTheSameBytesAndErrors() throws {
+            let dir = try TemporaryDirectory()
+            defer { dir.remove() }
+            try dir.write("text.txt", Self.text)
+            let file = try dir.gzip("text.txt")
+            for (chunk, depth, max) in [(7, 1, 13), (1 << 12, 2, 1000), (1 << 18, 4, 1 << 16)] {
+                let reader = ReadAheadSource(try GzipReader(url: file, chunkSize: 5), chunkSize: chunk, depth: depth)
+                #expect(try drain(reader, max: max) == Array(Self.text.utf8))
+            }
+            let expected = Self.text.components(separatedBy: "\r\n").dropLast()
+            #expect(try allLines(LineReader(url: file)) == Array(expected))
+
+            let full = try gzipData(Data(Self.text.utf8))
+            let cut = try dir.write("cut.gz", full.dropLast(full.count / 2))
+            var got: [UInt8] = []
+            let truncated = ReadAheadSource(try GzipReader(url: cut), chunkSize: 1 << 10)
+            #expect(throws: GzipError.truncatedInput) {
+                while try truncated.read(into: &got, max: 100) > 0 {}
+            }
+            #expect(!got.isEmpty && got == Array(Self.text.utf8.prefix(got.count)))
+            let bomb = try dir.write("bomb.gz", try gzipData(Data(count: 4 << 20)))
+            #expect(throws: GzipError.outputLimitExceeded(limit: 1 << 20)) {
+                try allLines(LineReader(url: bomb, maxOutputBytes: 1 << 20))
+            }
+
+            // Dropped after one line of a large file: the thread stops rather than inflating the rest.
+            let large = try dir.write("large.gz", try gzipData(Data(String(repeating: Self.text, count: 40).utf8)))
+            weak var source: GzipReader?
+            do {
+                let inner = try GzipReader(url: large)
+                source = inner
+                let lines = LineReader(ReadAheadSource(inner, chunkSize: 1 << 10, depth: 2))
+                #expect(try lines.nextLine() == "line 0\t é")
+            }
+            // The thread lets go of the file once it sees the queue closed.
+            var waited = 0
+            while source != nil, waited < 500 { usleep(10_000); waited += 1 }
+            #expect(source == nil)
+        }
+
         @Test func missingFileReportsErrno() {
             #expect(throws: GzipError.io(errno: ENOENT, path: "/nonexistent/stol.gz")) {
                 try GzipReader(url: URL(fileURLWithPath: "/nonexistent/stol.gz"))

@@ -26,6 +26,32 @@ import Testing
         }
     }
 
+    /// `fill` numbers each length's words as `ORDER BY term` would and leaves out what `length`
+    /// and `GLOB` would: the stored rows equal the SQL formulation's, over every term of the
+    /// embedded index (other scripts included), on a fresh copy of the table.
+    @Test func fillEqualsTheWindowQuery() async throws {
+        struct Word: Equatable { var id: Int64; var padded: String }
+        let queue = try DatabaseQueue()
+        try await queue.write { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS embedded", arguments: [try Engine.embeddedDatabaseURL().path])
+            try db.execute(sql: "CREATE VIRTUAL TABLE temp.terms USING fts5vocab(embedded, 'fts_taxa', 'row')")
+            let expected = try Row.fetchAll(db, sql: """
+                SELECT (length(term) << 32) | row_number() OVER (PARTITION BY length(term) ORDER BY term) AS id, ' ' || term || ' ' AS padded
+                FROM temp.terms WHERE length(term) >= \(WordVocabulary.shortestWord) AND term NOT GLOB '*[0-9]*' ORDER BY id
+                """).map { Word(id: $0[0], padded: $0[1]) }
+            #expect(expected.count > 5_000)
+            #expect(expected.contains { !$0.padded.utf8.allSatisfy { $0 < 0x80 } })
+            try db.execute(sql: "CREATE VIRTUAL TABLE fts_words USING fts5(padded, tokenize = 'trigram', detail = 'none', columnsize = 0)")
+            try WordVocabulary.fill(db, source: "embedded")
+            let stored = try Row.fetchAll(db, sql: "SELECT id, c0 FROM fts_words_content ORDER BY id").map { Word(id: $0[0], padded: $0[1]) }
+            #expect(stored.count == expected.count)
+            #expect(stored == expected)
+            // The temporary vocabulary table is gone; the trigram index answers.
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.sqlite_master WHERE name = 'stol_taxa_terms'") == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM fts_words WHERE fts_words MATCH 'ulp'") ?? 0 >= 1)
+        }
+    }
+
     /// `mayHold` (which spares the inflected tier and four-letter typos forms that no name has) is
     /// true for every term of the full-text index, and false for words of four letters or more
     /// that are none, in any script; shorter words and words with digits are always kept.
