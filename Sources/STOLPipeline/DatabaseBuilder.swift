@@ -4,7 +4,9 @@ import STOLEngine
 
 /// Writes an assembled taxonomy into a new schema-v1 SQLite database: rows, the search index, the
 /// Euler tour, precomputed relatives and credits; then VACUUM (into a file beside the output,
-/// renamed over it) and the integrity and foreign-key checks.
+/// renamed over it) and the integrity and foreign-key checks. The full-text tables are built on a
+/// thread of their own (`FullTextBuild`), and so are the relatives (`writeRelatives`); the checks
+/// share two threads (`BuiltDatabaseCheck`).
 ///
 /// Rows are written in id order and siblings in name order, so the same input always gives the
 /// same content.
@@ -104,14 +106,24 @@ public struct DatabaseBuilder {
             // grown a random key at a time.
             return try DeferredIndexes(db, tables: Self.bulkTables)
         }
+        // The full-text tables are built beside the rows, on the other core, and copied in after
+        // the search names.
+        let fullText = FullTextBuild(
+            beside: output,
+            definitions: try queue.read { db in
+                try ["fts_taxa", "fts_words"].map { name in
+                    guard let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [name]) else {
+                        throw SourceIssue("the schema has no \(name)", at: nil)
+                    }
+                    return sql
+                }
+            },
+            taxa: taxa, ids: ids, order: byID)
         try queue.write { db in
             var insertTaxon = try BatchedInsert(db, into: "taxa", columns: ["id", "parent_id", "rank", "scientific_name", "author", "year", "status", "conservation", "child_count"])
             var insertName = try BatchedInsert(db, into: "names", columns: ["taxon_id", "name", "lang", "name_type", "is_preferred"])
             var insertRef = try BatchedInsert(db, into: "refs", columns: ["taxon_id", "citation", "url", "ref_type"])
             var insertTrait = try BatchedInsert(db, into: "traits", columns: ["taxon_id", "trait_key", "trait_value", "unit"])
-            // Row by row: SQLite runs a multi-row insert into a virtual table in a statement
-            // savepoint whatever its conflict clause, and FTS5 writes out its pending terms at each.
-            let insertFTS = try BulkStatement(db, "INSERT INTO fts_taxa(rowid, taxon_id, scientific_name, common_names, synonyms) VALUES (?,?,?,?,?)")
 
             for (step, i) in byID.enumerated() {
                 if step % 50_000 == 0 { progress("taxa", Double(step) / Double(max(n, 1))) }
@@ -137,9 +149,6 @@ public struct DatabaseBuilder {
                     try insertTrait.append(.int(id), .text(trait.key), .text(value), .optional(unit))
                 }
                 report.traits += traits.count
-
-                let (commons, synonyms) = Self.joinedNames(names)
-                try insertFTS.insert(.int(id), .int(id), .text(t.scientificName), .text(commons), .text(synonyms))
                 if t.rank == .species { report.species += 1 }
             }
             try insertTaxon.finish()
@@ -153,10 +162,10 @@ public struct DatabaseBuilder {
 
         progress("search index", 0)
         try queue.write { db in
-            try SchemaExtensions.fillSearchIndex(db, source: "main")
+            try SchemaExtensions.fillSearchNames(db, source: "main")
             try deferred.create(db, for: ["search_names"])
-            try db.execute(sql: "INSERT INTO fts_taxa(fts_taxa) VALUES ('optimize')")
         }
+        try queue.writeWithoutTransaction { db in try fullText.copy(into: db) }
         lap("search index")
 
         progress("euler tour", 0)

@@ -153,10 +153,22 @@ public enum SchemaExtensions {
         }
     }
 
-    /// Fills `search_names`: per taxon in id order, its scientific name, then each
-    /// of its names in id order whose folded form is new for the taxon (synonyms as `synonym`,
-    /// every other type as `common`); then `fts_words` from the words of `fts_taxa`.
+    /// Fills `search_names` (`fillSearchNames`), then `fts_words` from the words of `fts_taxa`
+    /// (`fillWordVocabulary`).
     package static func fillSearchIndex(_ db: Database, source: String) throws {
+        try fillSearchNames(db, source: source)
+        try fillWordVocabulary(db, source: source)
+    }
+
+    /// Fills `fts_words` from the words of `source`'s `fts_taxa` (see `WordVocabulary`).
+    package static func fillWordVocabulary(_ db: Database, source: String) throws {
+        try WordVocabulary.fill(db, source: source)
+    }
+
+    /// Fills `search_names`: per taxon in id order, its scientific name, then each of its names in
+    /// id order whose folded form is new for the taxon (synonyms as `synonym`, every other type as
+    /// `common`).
+    package static func fillSearchNames(_ db: Database, source: String) throws {
         var insertSearch = try BatchedInsert(db, into: "search_names", columns: ["id", "taxon_id", "name", "folded", "match_type", "lang"])
         var searchID: Int64 = 0
         func add(_ taxon: Int64, _ name: String, _ folded: String, _ type: String, _ lang: String?) throws {
@@ -207,6 +219,5 @@ public enum SchemaExtensions {
             try add(id, name, folded, (row[4] as String?) == "synonym" ? "synonym" : "common", row[3])
         }
         try insertSearch.finish()
-        try WordVocabulary.fill(db, source: source)
     }
 }
