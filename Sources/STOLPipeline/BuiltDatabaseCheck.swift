@@ -6,16 +6,15 @@ import STOLSupport
 /// and every foreign key (`ForeignKeyCheck`), since the build writes with enforcement off.
 ///
 /// They only read, so two connections on two threads share them. One `integrity_check` is cut
-/// into pieces that together check the same: `quick_check` walks every b-tree and accounts for
-/// every page, and `integrity_check(T)` checks each table's rows against its indexes (a check
-/// restricted to one table skips the page accounting, which `quick_check` does). One thread
-/// starts with `quick_check`, the other with the foreign keys; then each takes the next table,
-/// largest first. On NCBI: 22.4 s as one `integrity_check` beside SQLite's foreign-key check,
-/// 17.2 s so.
+/// into pieces that together check the same: `integrity_check(T)` checks each table, its indexes
+/// and their b-trees (the schema's own table included), and `PageAccounting` checks that those
+/// b-trees cover the file once, which a check restricted to one table cannot. One thread starts
+/// with the pages, the other with the foreign keys; then each takes the next table, largest
+/// first. On NCBI: 22.4 s as one `integrity_check` beside SQLite's foreign-key check.
 struct BuiltDatabaseCheck {
     /// One piece of the checking.
     enum Piece: Equatable {
-        /// `quick_check`: every b-tree's structure, every page accounted for, NOT NULL and CHECK.
+        /// Every page of the file in exactly one b-tree (`PageAccounting`).
         case pages
         /// Every table's references (`ForeignKeyCheck`).
         case foreignKeys
@@ -46,8 +45,11 @@ struct BuiltDatabaseCheck {
                         case .foreignKeys:
                             let count = try ForeignKeyCheck.danglingReferences(db)
                             dangling.withLock { $0 += count }
-                        case .pages, .table:
-                            let found = try String.fetchAll(db, sql: Self.sql(current)).filter { $0 != "ok" }
+                        case .pages:
+                            let found = try PageAccounting.problems(db)
+                            problems.withLock { $0 += found }
+                        case .table(let name):
+                            let found = try String.fetchAll(db, sql: "PRAGMA integrity_check(\(name.quotedDatabaseIdentifier))").filter { $0 != "ok" }
                             problems.withLock { $0 += found }
                         }
                         piece = next.withLock { i in
@@ -77,19 +79,10 @@ struct BuiltDatabaseCheck {
         guard count == 0 else { throw SourceIssue("foreign key check failed: \(count) dangling references", at: nil) }
     }
 
-    /// The statement that checks `piece`; the foreign keys' is SQLite's own, which
-    /// `ForeignKeyCheck` stands in for.
-    static func sql(_ piece: Piece) -> String {
-        switch piece {
-        case .pages: "PRAGMA quick_check"
-        case .foreignKeys: "PRAGMA foreign_key_check"
-        case .table(let name): "PRAGMA integrity_check(\(name.quotedDatabaseIdentifier))"
-        }
-    }
-
     /// Every ordinary table (FTS5's shadow tables included; virtual tables have no b-tree), by
     /// estimated cost: rows, from the statistics `ANALYZE` left, times the entries each row has
-    /// in the table and its indexes. Tables without figures come last; ties go by name.
+    /// in the table and its indexes. Tables without figures come last, ties by name, then the
+    /// schema table.
     static func tablesLargestFirst(_ db: Database) throws -> [String] {
         var rowsByTable: [String: Int] = [:]
         if try db.tableExists("sqlite_stat1") {
@@ -101,12 +94,12 @@ struct BuiltDatabaseCheck {
             SELECT t.name, (SELECT count(*) FROM sqlite_schema i WHERE i.type = 'index' AND i.tbl_name = t.name)
             FROM sqlite_schema t WHERE t.type = 'table' AND t.sql NOT LIKE 'CREATE VIRTUAL TABLE%'
             """)
-        return tables.map { row -> (name: String, cost: Int) in
+        let costs = tables.map { row -> (name: String, cost: Int) in
             let name: String = row[0], indexes: Int = row[1]
             return (name, (rowsByTable[name] ?? 0) * (1 + indexes))
         }
-        .sorted { $0.cost != $1.cost ? $0.cost > $1.cost : $0.name < $1.name }
-        .map(\.name)
+        let ordered: [String] = costs.sorted { $0.cost != $1.cost ? $0.cost > $1.cost : $0.name < $1.name }.map(\.name)
+        return ordered + ["sqlite_schema"]
     }
 
     /// Runs `body` on a new read-only connection to `path` with the page cache `cache`, then closes it.

@@ -92,8 +92,9 @@ extension ImporterTests {
         }
 
         /// The check of the finished file passes a sound file and refuses a dangling reference, a
-        /// damaged page, an index that is not its table's and pages no b-tree owns, whichever of
-        /// its two threads finds the fault.
+        /// damaged page, an index that is not its table's, pages no b-tree owns and pages two own,
+        /// whichever of its two threads finds the fault; with free pages it falls back on
+        /// `quick_check`.
         @Test func finishedFileCheck() throws {
             let dir = try TemporaryDirectory()
             defer { dir.remove() }
@@ -136,7 +137,20 @@ extension ImporterTests {
             #expect(wrongIndex?.message.contains("idx_code") == true)
             let orphaned = try database("orphaned.sqlite", tables + other + "PRAGMA writable_schema = ON; DELETE FROM sqlite_schema WHERE tbl_name = 'other';")
             let neverUsed = #expect(throws: SourceIssue.self) { try BuiltDatabaseCheck(path: orphaned, cache: DatabaseBuilder.pageCache).run() }
-            #expect(neverUsed?.message.contains("never used") == true)
+            #expect(neverUsed?.message.contains("pages are never used") == true)
+            // Two tables on one b-tree: its pages counted twice, the other's never.
+            let shared = try database("shared.sqlite", tables + other + "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET rootpage = (SELECT rootpage FROM sqlite_schema WHERE name = 'idx_name') WHERE name = 'idx_code';")
+            let twice = #expect(throws: SourceIssue.self) { try BuiltDatabaseCheck(path: shared, cache: DatabaseBuilder.pageCache).run() }
+            #expect(twice?.message.contains("pages are used more than once") == true)
+            // Free pages: quick_check accounts for them, and a sound file passes; orphans are
+            // still found, in SQLite's words.
+            let freed = try database("freed.sqlite", tables + "DELETE FROM taxa WHERE id > 15000;")
+            let freePages = try DatabaseQueue(path: freed).read { db in try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0 }
+            #expect(freePages > 0)
+            try BuiltDatabaseCheck(path: freed, cache: DatabaseBuilder.pageCache).run()
+            let freedOrphans = try database("freed-orphans.sqlite", tables + other + "DELETE FROM taxa WHERE id > 15000; PRAGMA writable_schema = ON; DELETE FROM sqlite_schema WHERE tbl_name = 'other';")
+            let quick = #expect(throws: SourceIssue.self) { try BuiltDatabaseCheck(path: freedOrphans, cache: DatabaseBuilder.pageCache).run() }
+            #expect(quick?.message.contains("is never used") == true)
         }
 
         /// The checks cover every ordinary table of a built database, FTS5's shadow tables
@@ -149,8 +163,9 @@ extension ImporterTests {
             let ordinary = try queue.read { db in
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'")
             }
-            #expect(Set(tables) == Set(ordinary))
-            #expect(tables.count == ordinary.count)
+            #expect(Set(tables) == Set(ordinary + ["sqlite_schema"]))
+            #expect(tables.count == ordinary.count + 1)
+            #expect(tables.last == "sqlite_schema")
             #expect(tables.contains("fts_taxa_data") && tables.contains("sqlite_stat1"))
             #expect(!tables.contains("fts_taxa") && !tables.contains("fts_words"))
             #expect(tables.first == "top_n_relatives")
