@@ -13,7 +13,7 @@ import STOLSupport
 /// first. On NCBI: 22.4 s as one `integrity_check` beside SQLite's foreign-key check.
 struct BuiltDatabaseCheck {
     /// One piece of the checking.
-    enum Piece: Equatable {
+    enum Piece {
         /// Every page of the file in exactly one b-tree (`PageAccounting`).
         case pages
         /// Every table's references (`ForeignKeyCheck`).

@@ -9,9 +9,7 @@ import STOLEngine
 /// Refuses a zip bomb twice over: before reading, by the sizes the entry declares, and while
 /// reading, by the bytes it really produces (declared sizes can lie).
 final class ZipEntrySource: ByteSource {
-    private let pipe: BoundedQueue<Data>
-    private var current = Data()
-    private var offset = 0
+    private let chunks: QueuedChunks
 
     init(archive url: URL, entry path: String, limits: ChecklistArchive.Limits, budget: DecompressionBudget, name: String) throws {
         let archive: Archive
@@ -27,7 +25,7 @@ final class ZipEntrySource: ByteSource {
             throw SourceIssue("\(name) inflates \(declared / packed) times (limit \(limits.maxRatio)); refused as a zip bomb", at: nil)
         }
         let pipe = BoundedQueue<Data>(capacity: 4)
-        self.pipe = pipe
+        chunks = QueuedChunks(pipe)
         let work = UncheckedSendable((archive, entry))
         let thread = Thread {
             let (archive, entry) = work.value
@@ -54,18 +52,7 @@ final class ZipEntrySource: ByteSource {
         thread.start()
     }
 
-    deinit { pipe.close() }
-
     func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
-        while offset >= current.count {
-            guard let next = try pipe.take() else { return 0 }
-            current = next
-            offset = 0
-        }
-        let n = min(buffer.count, current.count - offset)
-        let from = current.startIndex + offset
-        current.copyBytes(to: buffer, from: from..<(from + n))
-        offset += n
-        return n
+        try chunks.read(into: buffer)
     }
 }
