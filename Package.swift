@@ -30,6 +30,8 @@ let package = Package(
     ],
     targets: zlibTargets + [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // `sqlite3_config`, which is variadic and so out of Swift's reach.
+        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The lock type and the one way off the cooperative pool, shared by every target.
         .target(name: "STOLSupport"),
         .target(
@@ -39,7 +41,7 @@ let package = Package(
         .target(
             name: "STOLEngine",
             dependencies: [
-                "STOLSupport", "STOLRPC", "CSodium",
+                "STOLSupport", "STOLRPC", "CSodium", "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -11,4 +11,10 @@ struct StolEngineCommand: AsyncParsableCommand {
         subcommands: [Serve.self, MCP.self, BuildDatabase.self, Keygen.self, Pack.self, PackMedia.self, Verify.self, Benchmark.self],
         defaultSubcommand: Serve.self
     )
+
+    /// Sets up SQLite for the process before any command opens a database, then runs the command.
+    static func main() async {
+        SQLiteLibrary.turnOffMemoryStatistics()
+        await main(nil)
+    }
 }
