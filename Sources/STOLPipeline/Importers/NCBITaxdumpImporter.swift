@@ -43,6 +43,8 @@ public struct NCBITaxdumpImporter {
         let namesURL = try Self.locate("names.dmp", in: directory)
         let nodesFile = nodesURL.lastPathComponent, namesFile = namesURL.lastPathComponent
         var issues: [SourceIssue] = []
+        // names.dmp is read on a thread of its own while this one reads nodes.dmp.
+        let namesReading = NameTableReading(namesURL, dropPlaceholders: dropPlaceholders)
 
         // 1. Nodes: tax id, parent tax id, rank level (-1 for ranks that are folded away). Lines
         //    are split into byte ranges; only the rank becomes a string.
@@ -85,48 +87,28 @@ public struct NCBITaxdumpImporter {
             lines.append(Int32(clamping: nodes.lineNumber))
         }
 
-        // 2. Names: the scientific name of every node (placeholders are found by name, before
-        //    folding), and the other names of each node. A name becomes a string only if it may be
-        //    kept: of a folded node only whether it roots `other entries` matters, and a
-        //    placeholder is counted, not stored.
+        // 2. Names, read meanwhile: the scientific name of every node (placeholders are found by
+        //    name, before folding), and the other names of each node. Of a folded node only
+        //    whether it roots `other entries` matters.
+        let table = try namesReading.table()
+        issues += table.issues
         let n = taxIDs.count
         var scientific = [String](repeating: "", count: n)
         var placeholder = [PlaceholderName?](repeating: nil, count: n)
+        for name in table.scientific {
+            guard let i = indexOf[name.taxID].map(Int.init) else { continue }
+            if levels[i] < 0 {
+                scientific[i] = ""
+                placeholder[i] = name.placeholder == .sequences ? .sequences : nil
+            } else {
+                scientific[i] = name.name
+                placeholder[i] = name.placeholder
+            }
+        }
         var otherNames: [Int32: [SourceName]] = [:]
-        let dropPlaceholders = self.dropPlaceholders
-        let names = try LineReader(url: namesURL)
-        while let line = try names.withNextLine({ bytes -> NameLine in
-            Self.fieldRanges(bytes, count: 4, into: &ranges)
-            if ranges.isEmpty { return .skip }
-            guard ranges.count >= 4, let taxID = Self.integer(bytes, ranges[0]) else { return .malformed }
-            guard let i = indexOf[taxID], !ranges[1].isEmpty else { return .skip }
-            let nameBytes = UnsafeBufferPointer(rebasing: bytes[ranges[1]])
-            let text = { String(decoding: nameBytes, as: UTF8.self) }
-            switch NameClass(UnsafeBufferPointer(rebasing: bytes[ranges[3]])) {
-            case .scientific:
-                guard dropPlaceholders else { return .scientific(i, text(), nil) }
-                if levels[Int(i)] < 0 {
-                    return .scientific(i, "", PlaceholderName.isSequenceRoot(utf8: nameBytes) ? .sequences : nil)
-                }
-                if let kind = PlaceholderName.classify(utf8: nameBytes) { return .scientific(i, "", kind) }
-                return .scientific(i, text(), nil)
-            case .genbankCommon: return .other(i, SourceName(text(), lang: "en", type: .common, isPreferred: true))
-            case .common: return .other(i, SourceName(text(), lang: "en", type: .common))
-            case .synonym: return .other(i, SourceName(text(), lang: "la", type: .synonym))
-            case nil: return .skip
-            }
-        }) {
-            switch line {
-            case .skip: continue
-            case .malformed:
-                let location = SourceLocation(file: namesFile, line: names.lineNumber)
-                issues.append(SourceIssue("expected 'tax_id | name | unique name | class'; line skipped", at: location))
-            case .scientific(let i, let name, let kind):
-                scientific[Int(i)] = name
-                placeholder[Int(i)] = kind
-            case .other(let i, let name):
-                otherNames[i, default: []].append(name)
-            }
+        for (taxID, name) in table.others {
+            guard let i = indexOf[taxID] else { continue }
+            otherNames[i, default: []].append(name)
         }
 
         // 3. Fold. For each node: the key of its nearest kept ancestor (0: none; a tax id missing
@@ -181,11 +163,11 @@ public struct NCBITaxdumpImporter {
             }
         }
 
-        // 4. Emit the kept nodes in file order, with their names.
-        var result = ImportResult()
+        // 4. Emit the kept nodes in file order, with their names: first which, then the taxa,
+        //    into an array of the right size.
+        var keptNodes: [Int32] = []
         var folded = 0, dropped = 0
         var placeholders = PlaceholderCounts()
-        let ranks = Rank.allCases
         for i in 0..<n {
             if state[i] == 3 { continue }
             if belowSpecies[i] { dropped += 1; continue }
@@ -201,12 +183,19 @@ public struct NCBITaxdumpImporter {
                 placeholders.byKind[kind, default: 0] += 1
                 continue
             }
-            let rank = ranks[Int(levels[i])]
+            keptNodes.append(Int32(i))
+        }
+        var result = ImportResult()
+        result.taxa.reserveCapacity(keptNodes.count)
+        let ranks = Rank.allCases
+        for node in keptNodes {
+            let i = Int(node)
             var taxon = SourceTaxon(
-                key: "ncbi|\(taxIDs[i])", parentKey: upKey[i] == 0 ? nil : "ncbi|\(upKey[i])", rank: rank, scientificName: scientific[i])
+                key: Self.key(taxIDs[i]), parentKey: upKey[i] == 0 ? nil : Self.key(upKey[i]), rank: ranks[Int(levels[i])],
+                scientificName: scientific[i])
             taxon.fixedID = taxIDs[i]
             taxon.origin = SourceLocation(file: nodesFile, line: Int(lines[i]))
-            if let others = otherNames[Int32(i)] { taxon.names = others }
+            if let others = otherNames[node] { taxon.names = others }
             if taxon.scientificName.isEmpty {
                 taxon.scientificName = "NCBI taxon \(taxIDs[i])"
                 issues.append(SourceIssue("tax id \(taxIDs[i]) has no scientific name in \(namesFile)", at: taxon.origin))
@@ -218,6 +207,9 @@ public struct NCBITaxdumpImporter {
         result.credits = [credit]
         return Output(result: result, foldedNodes: folded, droppedBelowSpecies: dropped, placeholders: placeholders)
     }
+
+    /// The merge key of the node with tax id `taxID`.
+    static func key(_ taxID: Int64) -> String { "ncbi|" + String(taxID) }
 
     /// `name` or `name.gz` in `directory`.
     static func locate(_ name: String, in directory: URL) throws -> URL {
@@ -237,14 +229,6 @@ public struct NCBITaxdumpImporter {
     enum NodeLine {
         case blank, malformed
         case node(taxID: Int64, parentID: Int64, rank: String)
-    }
-
-    /// A `names.dmp` line, read: a scientific name (empty when only its placeholder kind is
-    /// needed) or another name of a node, or nothing to keep.
-    enum NameLine {
-        case skip, malformed
-        case scientific(Int32, String, PlaceholderName?)
-        case other(Int32, SourceName)
     }
 
     /// The `names.dmp` name classes the importer reads.

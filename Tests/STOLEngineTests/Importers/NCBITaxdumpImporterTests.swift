@@ -135,6 +135,43 @@ extension ImporterTests {
             #expect(fields("", 3) == [])
         }
 
+        /// names.dmp is read on a thread of its own: its bad lines are still reported with their
+        /// line, after the nodes', and names of tax ids the nodes lack are ignored.
+        @Test func namesReadBesideNodes() throws {
+            let dir = try TemporaryDirectory()
+            defer { dir.remove() }
+            try dir.write("nodes.dmp", Self.nodes)
+            let names = Self.names + Self.dmp([
+                ["not a tax id", "Nothing", "", "scientific name"],  // line 20
+                ["424242", "Nobody nowhere", "", "scientific name"],
+                ["424242", "nobody", "", "common name"],
+                ["9688", "Panthera Oken, 1816", "", "scientific name"],  // a second scientific name: the last wins
+            ])
+            try dir.write("names.dmp", names)
+            let result = try NCBITaxdumpImporter().parse(directory: dir.url).result
+            let located = result.skipped.map { ($0.location?.file ?? "", $0.location?.line ?? 0) }
+            let nodesIssue = try #require(located.firstIndex { $0 == ("nodes.dmp", 21) })
+            let namesIssue = try #require(located.firstIndex { $0 == ("names.dmp", 20) })
+            #expect(nodesIssue < namesIssue)
+            #expect(!result.taxa.contains { $0.scientificName.hasPrefix("Nobody") || $0.names.contains { $0.name == "nobody" } })
+            #expect(result.taxon("Panthera Oken, 1816")?.fixedID == 9688)
+            #expect(result.taxon("Panthera leo")?.names.count == 3)
+        }
+
+        /// A damaged file fails the parse whichever of the two threads reads it, and the other
+        /// thread's work does not keep the parse waiting.
+        @Test(arguments: ["names.dmp", "nodes.dmp"])
+        func damagedFileFailsTheParse(damaged: String) throws {
+            let dir = try TemporaryDirectory()
+            defer { dir.remove() }
+            try dir.write("nodes.dmp", Self.nodes)
+            try dir.write("names.dmp", Self.names)
+            let compressed = try Data(contentsOf: dir.gzip(damaged))
+            try dir.write(damaged + ".gz", compressed.prefix(compressed.count / 2))
+            try FileManager.default.removeItem(at: dir.url.appendingPathComponent(damaged))
+            #expect(throws: GzipError.self) { try NCBITaxdumpImporter().parse(directory: dir.url) }
+        }
+
         @Test func missingFileIsNamed() throws {
             let dir = try TemporaryDirectory()
             defer { dir.remove() }
