@@ -217,7 +217,10 @@ public struct DatabaseBuilder {
         let compacted = output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".compacting")
         try? fm.removeItem(at: compacted)
         do {
-            try queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [compacted.path]) }
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: Self.copyCache)
+                try db.execute(sql: "VACUUM INTO ?", arguments: [compacted.path])
+            }
             try queue.close()
             guard rename(compacted.path, output.path) == 0 else {
                 throw SourceIssue("cannot replace \(output.path): \(String(cString: strerror(errno)))", at: nil)
@@ -240,6 +243,10 @@ public struct DatabaseBuilder {
     /// The page cache of the connection that builds the database, and of each of the two that
     /// check it: 256 MB.
     static let pageCache = "PRAGMA cache_size = -262144;"
+
+    /// The page cache of the VACUUM INTO copy, which SQLite gives the copy too: 16 MB. The copy
+    /// reads each page once and appends it, so a large cache only held a second copy of pages.
+    static let copyCache = "PRAGMA cache_size = -16384;"
 
     /// The full-text columns of a taxon's names: common names, then synonyms, each joined by ` ; `.
     static func joinedNames(_ names: [SourceName]) -> (commons: String, synonyms: String) {
