@@ -88,7 +88,7 @@ enum ForeignKeyCheck {
         let statement = try db.makeStatement(sql: "SELECT \(list) FROM \(table.quotedDatabaseIdentifier)")
         let handle = statement.sqliteStatement
         var dangling = 0
-        while try step(handle, db) {
+        while try db.nextRow(handle) {
             for (i, keys) in parents.enumerated() {
                 switch sqlite3_column_type(handle, Int32(i)) {
                 case SQLITE_NULL: continue
@@ -135,7 +135,7 @@ enum ForeignKeyCheck {
         let statement = try db.makeStatement(sql: "SELECT \(column.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier)")
         let handle = statement.sqliteStatement
         var values: [Int64] = []
-        while try step(handle, db) {
+        while try db.nextRow(handle) {
             switch sqlite3_column_type(handle, 0) {
             case SQLITE_NULL: continue
             case SQLITE_INTEGER: values.append(sqlite3_column_int64(handle, 0))
@@ -143,15 +143,5 @@ enum ForeignKeyCheck {
             }
         }
         return values
-    }
-
-    /// Steps `handle`, a statement of `db`: true with a row, false at the end.
-    private static func step(_ handle: OpaquePointer?, _ db: Database) throws -> Bool {
-        let code = sqlite3_step(handle)
-        if code == SQLITE_DONE { return false }
-        guard code == SQLITE_ROW else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
-        return true
     }
 }

@@ -11,7 +11,8 @@ import GRDBSQLite
 /// each look-up descends a b-tree somewhere new (NCBI's `taxa`: 2.9 s for what scans do in 0.8).
 /// Here the entries the table's rows make and the entries each index holds are summed into two
 /// multiset digests of 64 bits each: equal digests, equal counts and an index in strictly
-/// ascending order mean the index holds exactly the table's entries, but for a chance of 2^-128.
+/// ascending order mean the index holds exactly the table's entries, but for a chance of about
+/// 2^-64 (two values whose 64-bit hashes collide).
 ///
 /// A table this does not model is left to `integrity_check(T)` (`problems` returns nil): one
 /// without rowid or with hidden columns, a partial or expression index, a collation other than
@@ -149,7 +150,7 @@ enum IndexContentCheck {
         var starts = [0]
         for index in layout.indexes { starts.append(starts.last! + index.keys.count) }
         var entry = [UInt64](repeating: 0, count: positions.count)
-        while try step(handle, db) {
+        while try db.nextRow(handle) {
             for column in hashes.indices {
                 guard let hash = ValueHash.of(handle, Int32(column)) else { return nil }
                 hashes[column] = hash
@@ -187,7 +188,7 @@ enum IndexContentCheck {
         var previous = EntryKey(count: n), current = EntryKey(count: n)
         var previousRowid: Int64 = 0
         var first = true
-        while try step(handle, db) {
+        while try db.nextRow(handle) {
             for k in 0..<n {
                 guard let hash = current.read(handle, Int32(k), into: k) else { return nil }
                 hashes[k] = hash
@@ -211,16 +212,6 @@ enum IndexContentCheck {
             first = false
         }
         return scan
-    }
-
-    /// Steps `handle`, a statement of `db`: true with a row, false at the end.
-    private static func step(_ handle: OpaquePointer?, _ db: Database) throws -> Bool {
-        let code = sqlite3_step(handle)
-        if code == SQLITE_DONE { return false }
-        guard code == SQLITE_ROW else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
-        return true
     }
 }
 
