@@ -84,7 +84,8 @@ enum IndexContentCheck {
         init?(_ db: Database, table: String) throws {
             self.table = table
             guard try String.fetchOne(db, sql: "PRAGMA encoding")?.uppercased() == "UTF-8" else { return nil }
-            guard let listed = try Row.fetchOne(db, sql: "SELECT type, wr FROM pragma_table_list WHERE name = ? AND schema = 'main'", arguments: [table]),
+            // pragma_table_list came with SQLite 3.37; without it, SQLite's own check does the work.
+            guard let listed = try? Row.fetchOne(db, sql: "SELECT type, wr FROM pragma_table_list WHERE name = ? AND schema = 'main'", arguments: [table]),
                   (listed[0] as String) != "virtual", (listed[1] as Int) == 0 else { return nil }
             let columns = try Row.fetchAll(db, sql: "SELECT name, hidden FROM pragma_table_xinfo(?)", arguments: [table])
             guard columns.allSatisfy({ ($0[1] as Int) == 0 }) else { return nil }
@@ -188,6 +189,7 @@ enum IndexContentCheck {
         var previous = EntryKey(count: n), current = EntryKey(count: n)
         var previousRowid: Int64 = 0
         var first = true
+        let collations = index.keys.map(\.collation), descending = index.keys.map(\.descending)
         while try db.nextRow(handle) {
             for k in 0..<n {
                 guard let hash = current.read(handle, Int32(k), into: k) else { return nil }
@@ -197,9 +199,9 @@ enum IndexContentCheck {
             hashes.withUnsafeBufferPointer { scan.digest.add(values: $0, rowid: rowid) }
             if !first, scan.problems.count < 10 {
                 var order = 0
-                for (k, key) in index.keys.enumerated() where order == 0 {
-                    order = previous.compare(k, with: current, collation: key.collation)
-                    if key.descending { order = -order }
+                for k in 0..<n where order == 0 {
+                    order = previous.compare(k, with: current, collation: collations[k])
+                    if descending[k] { order = -order }
                 }
                 if order == 0, index.unique, !current.hasNull {
                     scan.problems.append("non-unique entry in index \(index.name) at rowid \(rowid)")
