@@ -251,14 +251,7 @@ public enum LCASnapshotLoader {
         let statement = try db.makeStatement(sql: sql)
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
-            }
-            try row(handle)
-        }
+        while try db.nextRow(handle) { try row(handle) }
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {
