@@ -1,9 +1,9 @@
 import Foundation
 
 extension NCBITaxdumpImporter {
-    /// What `names.dmp` says of each tax id, read without `nodes.dmp`, so that the two files are
-    /// read at once, one on each core. Lines are kept in file order; the importer looks their tax
-    /// ids up once both files are read.
+    /// What some lines of `names.dmp` say of their tax ids, read without `nodes.dmp`, so that the
+    /// two files are read at once, one on each core. Lines are kept in file order; the importer
+    /// looks their tax ids up once `nodes.dmp` is read.
     struct NameTable: Sendable {
         /// A node's scientific name.
         struct Scientific: Sendable {
@@ -22,10 +22,17 @@ extension NCBITaxdumpImporter {
         var issues: [SourceIssue] = []
     }
 
-    /// Reads `names.dmp` at `url`: every line with a name and a class the importer reads.
-    static func readNames(_ url: URL, dropPlaceholders: Bool) throws -> NameTable {
+    /// Lines of `names.dmp` in a batch: enough that handing batches over costs nothing, few enough
+    /// that the importer can look up what is read while the rest of the file is inflated.
+    static let namesBatchLines = 65_536
+
+    /// Reads `names.dmp` at `url`: every line with a name and a class the importer reads, handed
+    /// to `deliver` in batches of `batchLines` lines, in file order. Stops early when `deliver`
+    /// returns false.
+    static func readNames(_ url: URL, dropPlaceholders: Bool, batchLines: Int = namesBatchLines, deliver: (NameTable) -> Bool) throws {
         let file = url.lastPathComponent
         var table = NameTable()
+        var linesInBatch = 0
         var ranges: [Range<Int>] = []
         let names = try LineReader(url: url)
         while let line = try names.withNextLine({ bytes -> NameLine in
@@ -53,8 +60,14 @@ extension NCBITaxdumpImporter {
             case .scientific(let name): table.scientific.append(name)
             case .other(let taxID, let name): table.others.append((taxID, name))
             }
+            linesInBatch += 1
+            if linesInBatch >= batchLines {
+                guard deliver(table) else { return }
+                table = NameTable()
+                linesInBatch = 0
+            }
         }
-        return table
+        _ = deliver(table)
     }
 
     /// A `names.dmp` line, read: a scientific name or another name of a tax id, or nothing to keep.
@@ -64,31 +77,32 @@ extension NCBITaxdumpImporter {
         case other(Int64, SourceName)
     }
 
-    /// `readNames` on a thread of its own, started at once; `table()` waits for it.
+    /// `readNames` on a thread of its own, started at once; `next()` takes its batches in order.
     final class NameTableReading {
-        private let result = BoundedQueue<NameTable>(capacity: 1)
+        private let batches: BoundedQueue<NameTable>
 
-        init(_ url: URL, dropPlaceholders: Bool) {
-            let result = self.result
+        init(_ url: URL, dropPlaceholders: Bool, batchLines: Int = namesBatchLines) {
+            // Room for the whole file: the reader never waits for the importer, which takes
+            // nothing until it has read nodes.dmp.
+            let batches = BoundedQueue<NameTable>(capacity: Int(Int32.max))
+            self.batches = batches
             let thread = Thread {
                 do {
-                    _ = result.put(try NCBITaxdumpImporter.readNames(url, dropPlaceholders: dropPlaceholders))
-                    result.finish(nil)
+                    try NCBITaxdumpImporter.readNames(url, dropPlaceholders: dropPlaceholders, batchLines: batchLines) { batches.put($0) }
+                    batches.finish(nil)
                 } catch {
-                    result.finish(error)
+                    batches.finish(error)
                 }
             }
             thread.name = "names.dmp"
             thread.start()
         }
 
-        /// The table, or the error that stopped the reading.
-        func table() throws -> NameTable {
-            guard let table = try result.take() else { throw SourceIssue("names.dmp was not read", at: nil) }
-            return table
-        }
+        /// The next batch, nil after the last; throws the error that stopped the reading, after
+        /// the batches read before it.
+        func next() throws -> NameTable? { try batches.take() }
 
-        /// A reader dropped before its table is taken lets the thread drop the table.
-        deinit { result.close() }
+        /// A reader dropped before its last batch is taken lets the thread stop.
+        deinit { batches.close() }
     }
 }

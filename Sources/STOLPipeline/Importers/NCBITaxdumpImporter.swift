@@ -32,6 +32,8 @@ public struct NCBITaxdumpImporter {
     public var credit: String
     /// Leave out placeholder names (on by default).
     public var dropPlaceholders: Bool
+    /// Lines of `names.dmp` handed over at a time (`namesBatchLines`; tests make it small).
+    var batchLines = NCBITaxdumpImporter.namesBatchLines
 
     public init(credit: String = "NCBI Taxonomy (Schoch et al. 2020, doi:10.1093/database/baaa062), public domain", dropPlaceholders: Bool = true) {
         self.credit = credit
@@ -43,8 +45,9 @@ public struct NCBITaxdumpImporter {
         let namesURL = try Self.locate("names.dmp", in: directory)
         let nodesFile = nodesURL.lastPathComponent, namesFile = namesURL.lastPathComponent
         var issues: [SourceIssue] = []
-        // names.dmp is read on a thread of its own while this one reads nodes.dmp.
-        let namesReading = NameTableReading(namesURL, dropPlaceholders: dropPlaceholders)
+        // names.dmp is read on a thread of its own while this one reads nodes.dmp, and handed over
+        // in batches.
+        let namesReading = NameTableReading(namesURL, dropPlaceholders: dropPlaceholders, batchLines: batchLines)
 
         // 1. Nodes: tax id, parent tax id, rank level (-1 for ranks that are folded away). Lines
         //    are split into byte ranges; only the rank becomes a string.
@@ -87,90 +90,59 @@ public struct NCBITaxdumpImporter {
             lines.append(Int32(clamping: nodes.lineNumber))
         }
 
-        // 2. Names, read meanwhile: the scientific name of every node (placeholders are found by
-        //    name, before folding), and the other names of each node. Of a folded node only
-        //    whether it roots `other entries` matters.
-        let table = try namesReading.table()
-        issues += table.issues
+        // 2. The tree, which needs no names, while names.dmp is still being read: each node's
+        //    parent, its nodes from the top down, cycles, and what lies below a species.
         let n = taxIDs.count
+        let speciesLevel = Int8(Rank.species.level)
+        let tree = NodeTree(taxIDs: taxIDs, parentIDs: parentIDs, levels: levels, indexOf: indexOf, speciesLevel: speciesLevel)
+        let cycleIssues = tree.cycles.map { node in
+            SourceIssue("tax id \(taxIDs[Int(node)]) is on a parent cycle; its nodes are skipped", at: SourceLocation(file: nodesFile, line: Int(lines[Int(node)])))
+        }
+
+        // 3. Names, batch by batch as they are read: the scientific name of every node
+        //    (placeholders are found by name, before folding), and the other names of each node.
+        //    Of a folded node only whether it roots `other entries` matters.
         var scientific = [String](repeating: "", count: n)
         var placeholder = [PlaceholderName?](repeating: nil, count: n)
-        for name in table.scientific {
-            guard let i = indexOf[name.taxID].map(Int.init) else { continue }
-            if levels[i] < 0 {
-                scientific[i] = ""
-                placeholder[i] = name.placeholder == .sequences ? .sequences : nil
-            } else {
-                scientific[i] = name.name
-                placeholder[i] = name.placeholder
-            }
-        }
         var otherNames: [Int32: [SourceName]] = [:]
-        for (taxID, name) in table.others {
-            guard let i = indexOf[taxID] else { continue }
-            otherNames[i, default: []].append(name)
+        while let table = try namesReading.next() {
+            issues += table.issues
+            for name in table.scientific {
+                guard let i = indexOf[name.taxID].map(Int.init) else { continue }
+                if levels[i] < 0 {
+                    scientific[i] = ""
+                    placeholder[i] = name.placeholder == .sequences ? .sequences : nil
+                } else {
+                    scientific[i] = name.name
+                    placeholder[i] = name.placeholder
+                }
+            }
+            for (taxID, name) in table.others {
+                guard let i = indexOf[taxID] else { continue }
+                otherNames[i, default: []].append(name)
+            }
         }
+        issues += cycleIssues
 
-        // 3. Fold. For each node: the key of its nearest kept ancestor (0: none; a tax id missing
-        //    from the dump is kept as is so that the assembler reports it), and whether a species
-        //    is above it.
-        let speciesLevel = Int8(Rank.species.level)
-        var upKey = [Int64](repeating: 0, count: n)
-        var belowSpecies = [Bool](repeating: false, count: n)
-        // Under "other entries" or "unclassified entries" (vectors, synthetic constructs,
-        // metagenomes): no organisms, so the whole subtree goes.
+        // 4. Fold, from the top down: the key of each node's nearest kept ancestor (0: none; a tax
+        //    id missing from the dump is kept as is so that the assembler reports it), and whether
+        //    it is under "other entries" or "unclassified entries" (vectors, synthetic constructs,
+        //    metagenomes: no organisms, so the whole subtree goes).
+        var upKey = tree.missingParentKey
         var underSequences = [Bool](repeating: false, count: n)
-        var state = [UInt8](repeating: 0, count: n)  // 0 new, 1 on the current path, 2 done, 3 on a cycle
-        var path: [Int32] = []
-        for start in 0..<n where state[start] == 0 {
-            path.removeAll(keepingCapacity: true)
-            var node = Int32(start)
-            var cycle = false
-            while true {
-                let i = Int(node)
-                if state[i] == 2 || state[i] == 3 { break }
-                if state[i] == 1 { cycle = true; break }
-                state[i] = 1
-                path.append(node)
-                guard parentIDs[i] != taxIDs[i], let parent = indexOf[parentIDs[i]] else { break }
-                node = parent
-            }
-            if cycle {
-                let location = SourceLocation(file: nodesFile, line: Int(lines[Int(node)]))
-                issues.append(SourceIssue("tax id \(taxIDs[Int(node)]) is on a parent cycle; its nodes are skipped", at: location))
-                var c = node
-                repeat {
-                    state[Int(c)] = 3
-                    c = indexOf[parentIDs[Int(c)]]!
-                } while c != node
-            }
-            // Settle the path from the top down.
-            for p in path.reversed() where state[Int(p)] == 1 {
-                let i = Int(p)
-                state[i] = 2
-                guard parentIDs[i] != taxIDs[i] else { continue }  // the root
-                guard let parent = indexOf[parentIDs[i]].map(Int.init) else {
-                    upKey[i] = parentIDs[i]
-                    continue
-                }
-                if state[parent] == 3 {
-                    state[i] = 3  // hangs from a cycle: dropped with it
-                    continue
-                }
-                upKey[i] = levels[parent] >= 0 && placeholder[parent] == nil ? taxIDs[parent] : upKey[parent]
-                belowSpecies[i] = belowSpecies[parent] || levels[parent] == speciesLevel
-                underSequences[i] = underSequences[parent] || placeholder[parent] == .sequences
-            }
+        for node in tree.topDown {
+            let i = Int(node), parent = Int(tree.parent[i])
+            upKey[i] = levels[parent] >= 0 && placeholder[parent] == nil ? taxIDs[parent] : upKey[parent]
+            underSequences[i] = underSequences[parent] || placeholder[parent] == .sequences
         }
 
-        // 4. Emit the kept nodes in file order, with their names: first which, then the taxa,
-        //    into an array of the right size.
+        // 5. Emit the kept nodes in file order, with their names: first which, then the taxa.
         var keptNodes: [Int32] = []
         var folded = 0, dropped = 0
         var placeholders = PlaceholderCounts()
         for i in 0..<n {
-            if state[i] == 3 { continue }
-            if belowSpecies[i] { dropped += 1; continue }
+            if tree.onCycle[i] { continue }
+            if tree.belowSpecies[i] { dropped += 1; continue }
             if underSequences[i] {
                 if levels[i] >= 0 { placeholders.byKind[.sequences, default: 0] += 1 }
                 continue
@@ -185,22 +157,21 @@ public struct NCBITaxdumpImporter {
             }
             keptNodes.append(Int32(i))
         }
-        var result = ImportResult()
-        result.taxa.reserveCapacity(keptNodes.count)
+        // On two threads: most of the time goes into filling fresh memory.
         let ranks = Rank.allCases
-        for node in keptNodes {
-            let i = Int(node)
+        var result = ImportResult()
+        result.taxa = [SourceTaxon](count: keptNodes.count) { k in
+            let i = Int(keptNodes[k])
             var taxon = SourceTaxon(
                 key: Self.key(taxIDs[i]), parentKey: upKey[i] == 0 ? nil : Self.key(upKey[i]), rank: ranks[Int(levels[i])],
-                scientificName: scientific[i])
+                scientificName: scientific[i].isEmpty ? "NCBI taxon \(taxIDs[i])" : scientific[i])
             taxon.fixedID = taxIDs[i]
             taxon.origin = SourceLocation(file: nodesFile, line: Int(lines[i]))
-            if let others = otherNames[node] { taxon.names = others }
-            if taxon.scientificName.isEmpty {
-                taxon.scientificName = "NCBI taxon \(taxIDs[i])"
-                issues.append(SourceIssue("tax id \(taxIDs[i]) has no scientific name in \(namesFile)", at: taxon.origin))
-            }
-            result.taxa.append(taxon)
+            if let others = otherNames[keptNodes[k]] { taxon.names = others }
+            return taxon
+        }
+        for (k, node) in keptNodes.enumerated() where scientific[Int(node)].isEmpty {
+            issues.append(SourceIssue("tax id \(taxIDs[Int(node)]) has no scientific name in \(namesFile)", at: result.taxa[k].origin))
         }
         result.skipped = issues
         result.sourceFiles = [nodesFile, namesFile]

@@ -135,9 +135,11 @@ extension ImporterTests {
             #expect(fields("", 3) == [])
         }
 
-        /// names.dmp is read on a thread of its own: its bad lines are still reported with their
-        /// line, after the nodes', and names of tax ids the nodes lack are ignored.
-        @Test func namesReadBesideNodes() throws {
+        /// names.dmp is read on a thread of its own and handed over in batches: its bad lines are
+        /// still reported with their line, after the nodes', names of tax ids the nodes lack are
+        /// ignored, and the last scientific name wins, whichever batch each is in.
+        @Test(arguments: [1, 2, 3, NCBITaxdumpImporter.namesBatchLines])
+        func namesReadBesideNodes(batchLines: Int) throws {
             let dir = try TemporaryDirectory()
             defer { dir.remove() }
             try dir.write("nodes.dmp", Self.nodes)
@@ -148,7 +150,10 @@ extension ImporterTests {
                 ["9688", "Panthera Oken, 1816", "", "scientific name"],  // a second scientific name: the last wins
             ])
             try dir.write("names.dmp", names)
-            let result = try NCBITaxdumpImporter().parse(directory: dir.url).result
+            var importer = NCBITaxdumpImporter()
+            importer.batchLines = batchLines
+            let result = try importer.parse(directory: dir.url).result
+            #expect(result.taxa.map(\.scientificName) == (try NCBITaxdumpImporter().parse(directory: dir.url).result.taxa.map(\.scientificName)))
             let located = result.skipped.map { ($0.location?.file ?? "", $0.location?.line ?? 0) }
             let nodesIssue = try #require(located.firstIndex { $0 == ("nodes.dmp", 21) })
             let namesIssue = try #require(located.firstIndex { $0 == ("names.dmp", 20) })
@@ -160,8 +165,8 @@ extension ImporterTests {
 
         /// A damaged file fails the parse whichever of the two threads reads it, and the other
         /// thread's work does not keep the parse waiting.
-        @Test(arguments: ["names.dmp", "nodes.dmp"])
-        func damagedFileFailsTheParse(damaged: String) throws {
+        @Test(arguments: ["names.dmp", "nodes.dmp"], [1, NCBITaxdumpImporter.namesBatchLines])
+        func damagedFileFailsTheParse(damaged: String, batchLines: Int) throws {
             let dir = try TemporaryDirectory()
             defer { dir.remove() }
             try dir.write("nodes.dmp", Self.nodes)
@@ -169,7 +174,9 @@ extension ImporterTests {
             let compressed = try Data(contentsOf: dir.gzip(damaged))
             try dir.write(damaged + ".gz", compressed.prefix(compressed.count / 2))
             try FileManager.default.removeItem(at: dir.url.appendingPathComponent(damaged))
-            #expect(throws: GzipError.self) { try NCBITaxdumpImporter().parse(directory: dir.url) }
+            var importer = NCBITaxdumpImporter()
+            importer.batchLines = batchLines
+            #expect(throws: GzipError.self) { try importer.parse(directory: dir.url) }
         }
 
         @Test func missingFileIsNamed() throws {
