@@ -1,4 +1,4 @@
-import Synchronization
+import STOLSupport
 import Testing
 
 @testable import STOLPipeline
@@ -14,7 +14,7 @@ extension ImporterTests {
 
         @Test(arguments: [0, 1, 2, 3, 1_001])
         func madeAsAMapMakesIt(count: Int) {
-            let calls = Mutex([Int](repeating: 0, count: count))
+            let calls = Locked([Int](repeating: 0, count: count))
             let made = [(Int, String, Box)](count: count) { i in
                 calls.withLock { $0[i] += 1 }
                 return (i, String(i), Box(i * 3))
