@@ -159,7 +159,7 @@ extension ImporterTests {
             let fixture = try CompareFixture.make(.forest, count: 2_000, seed: 11, topN: 10)
             defer { fixture.remove() }
             let queue = try Self.open(fixture)
-            let tables = try queue.read { db in try BuiltDatabaseCheck.tablesLargestFirst(db) }
+            let tables = try queue.read { db in try IntegrityCheck.tablesLargestFirst(db) }
             let ordinary = try queue.read { db in
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'")
             }

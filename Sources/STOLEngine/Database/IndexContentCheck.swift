@@ -17,17 +17,21 @@ import GRDBSQLite
 /// A table this does not model is left to `integrity_check(T)` (`problems` returns nil): one
 /// without rowid or with hidden columns, a partial or expression index, a collation other than
 /// BINARY, NOCASE and RTRIM, a key holding a REAL or a BLOB, a database not in UTF-8.
-enum IndexContentCheck {
+package enum IndexContentCheck {
     /// The problems of `table`'s indexes, as sentences (none when they match the table); nil
     /// when `integrity_check(table)` must check them instead. Assumes `quick_check(table)` passed.
-    static func problems(_ db: Database, table: String) throws -> [String]? {
+    ///
+    /// `seed` keys the digests. A file someone may have made to fool the check (an imported one)
+    /// is checked with a seed drawn at random, so that digests cannot be made to collide without
+    /// knowing it.
+    package static func problems(_ db: Database, table: String, seed: UInt64 = 0) throws -> [String]? {
         guard let layout = try TableLayout(db, table: table) else { return nil }
         if layout.indexes.isEmpty { return [] }
         try db.execute(sql: "PRAGMA reverse_unordered_selects = OFF")
-        guard let tableDigests = try digestsOfRows(db, layout) else { return nil }
+        guard let tableDigests = try digestsOfRows(db, layout, seed: seed) else { return nil }
         var problems: [String] = []
         for (index, expected) in zip(layout.indexes, tableDigests) {
-            guard let scan = try scanIndex(db, layout, index) else { return nil }
+            guard let scan = try scanIndex(db, layout, index, seed: seed) else { return nil }
             problems += scan.problems
             if scan.digest.count != expected.count {
                 problems.append("wrong # of entries in index \(index.name): \(scan.digest.count) for \(expected.count) rows")
@@ -123,10 +127,20 @@ enum IndexContentCheck {
         var first: UInt64 = 0
         var second: UInt64 = 0
         var count = 0
+        /// The starting states of the two entry hashes, from the check's seed.
+        private let start: (UInt64, UInt64)
+
+        init(seed: UInt64) {
+            start = (0x243F_6A88_85A3_08D3 ^ seed, ValueHash.mix(0x1319_8A2E_0370_7344 ^ seed))
+        }
+
+        static func == (x: Digest, y: Digest) -> Bool {
+            x.first == y.first && x.second == y.second && x.count == y.count
+        }
 
         /// Adds the entry whose key values hash to `values` (in key order) and whose rowid is `rowid`.
         mutating func add(values: UnsafeBufferPointer<UInt64>, rowid: Int64) {
-            var a: UInt64 = 0x243F_6A88_85A3_08D3, b: UInt64 = 0x1319_8A2E_0370_7344
+            var (a, b) = start
             for v in values {
                 a = ValueHash.mix(a ^ v)
                 b = ValueHash.mix((b &+ v) &* 0xA409_3822_299F_31D1)
@@ -139,12 +153,12 @@ enum IndexContentCheck {
 
     /// The digests of the entries each index should hold, from one pass over the table in rowid
     /// order; nil when a key holds a value the check does not model.
-    private static func digestsOfRows(_ db: Database, _ layout: TableLayout) throws -> [Digest]? {
+    private static func digestsOfRows(_ db: Database, _ layout: TableLayout, seed: UInt64) throws -> [Digest]? {
         let list = (layout.columns + [layout.rowid]).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let statement = try db.makeStatement(sql: "SELECT \(list) FROM \(layout.table.quotedDatabaseIdentifier) NOT INDEXED")
         let handle = statement.sqliteStatement
         let rowidColumn = Int32(layout.columns.count)
-        var digests = [Digest](repeating: Digest(), count: layout.indexes.count)
+        var digests = [Digest](repeating: Digest(seed: seed), count: layout.indexes.count)
         var hashes = [UInt64](repeating: 0, count: layout.columns.count)
         // Each index's key positions, one after another, and where each index's start.
         let positions = layout.indexes.flatMap { $0.keys.map(\.position) }
@@ -170,13 +184,13 @@ enum IndexContentCheck {
     /// One pass over an index in its stored order: the digest of its entries, and the places where
     /// an entry does not follow the one before (or repeats its key in a UNIQUE index).
     private struct IndexScan {
-        var digest = Digest()
+        var digest: Digest
         var problems: [String] = []
     }
 
     /// Scans `index` through a covering scan of the index alone; nil when SQLite would not scan it
     /// so, or a key holds a value the check does not model.
-    private static func scanIndex(_ db: Database, _ layout: TableLayout, _ index: CheckedIndex) throws -> IndexScan? {
+    private static func scanIndex(_ db: Database, _ layout: TableLayout, _ index: CheckedIndex, seed: UInt64) throws -> IndexScan? {
         let list = (index.keys.map(\.name) + [layout.rowid]).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let sql = "SELECT \(list) FROM \(layout.table.quotedDatabaseIdentifier) INDEXED BY \(index.name.quotedDatabaseIdentifier)"
         let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String? ?? "" }
@@ -184,7 +198,7 @@ enum IndexContentCheck {
         let statement = try db.makeStatement(sql: sql)
         let handle = statement.sqliteStatement
         let n = index.keys.count
-        var scan = IndexScan()
+        var scan = IndexScan(digest: Digest(seed: seed))
         var hashes = [UInt64](repeating: 0, count: n)
         var previous = EntryKey(count: n), current = EntryKey(count: n)
         var previousRowid: Int64 = 0

@@ -8,9 +8,9 @@ import GRDB
 /// once without decoding its records: NCBI 1.8 s, against 10.6 s for `quick_check`, which decodes
 /// every record again after the table checks have. A file with free pages or auto-vacuum, or one
 /// `dbstat` cannot walk (a damaged page, a library without it), gets `quick_check` and its words.
-enum PageAccounting {
+package enum PageAccounting {
     /// The problems found, as sentences; none for a sound file.
-    static func problems(_ db: Database) throws -> [String] {
+    package static func problems(_ db: Database) throws -> [String] {
         let freePages = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
         let autoVacuum = try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") ?? 0
         guard freePages == 0, autoVacuum == 0,
