@@ -218,7 +218,7 @@ class BrowserApp(App):
     # -- navigation ----------------------------------------------------------------------------
 
     async def action_tab(self, tab: str) -> None:
-        """Show tab ``tab``, leaving any Detail screen open over the tabs (F1…F5 go to a tab
+        """Show tab ``tab``, closing first any Detail screens open over the tabs (F1…F5 go to a tab
         from anywhere, as the footer says)."""
         while isinstance(self.screen, DetailScreen):
             await self.pop_screen()
