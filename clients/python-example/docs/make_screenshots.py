@@ -22,7 +22,7 @@ from stol_client.tui.detail_screen import DetailScreen  # noqa: E402
 from stol_client.tui.favourites_pane import FavouritesPane  # noqa: E402
 from stol_client.tui.search_pane import SearchPane  # noqa: E402
 from stol_client.tui.settings_pane import SettingsPane  # noqa: E402
-from stol_client.tui.tree_pane import TaxonTree  # noqa: E402
+from stol_client.tui.tree_pane import TaxonRow, TaxonTree  # noqa: E402
 
 SIZE = (110, 32)
 
@@ -62,7 +62,7 @@ async def main(engine: str) -> None:
             for name in ("Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae"):
                 node = await until(pilot, lambda n=node, name=name: next(
                     (c for c in n.children
-                     if c.data.get("taxon", {}).get("scientificName") == name), None))
+                     if isinstance(c.data, TaxonRow) and c.data.taxon["scientificName"] == name), None))
                 node.expand()
             await until(pilot, lambda: len(node.children) > 1)
             tree.move_cursor(node)

@@ -186,8 +186,19 @@ def test_compare(run_cli):
     proc = run_cli("--json", "compare", "Panthera leo", "Panthera tigris")
     assert proc.returncode == 0, proc.stderr
     assert isinstance(json.loads(proc.stdout), dict)
-    proc = run_cli("compare", "Panthera leo", "Panthera tigris")
+    proc = run_cli("compare", "Panthera leo", "Panthera tigris", "--lang", "de")
     assert proc.returncode == 0, proc.stderr
+    # Drawn as the browser draws it, from the shared formatting, names in the asked language.
+    lines = proc.stdout.splitlines()
+    assert lines[:5] == [
+        "genus Panthera  ← common ancestor",
+        "├─ species Panthera leo — Löwe  A",
+        "└─ species Panthera tigris — Tiger  B",
+        "",
+        "Distance: 2 steps through the tree",
+    ], proc.stdout
+    assert lines[5].startswith("Shared clade: Both are in genus Panthera"), proc.stdout
+    assert lines[6].startswith("Traits: ") and lines[6].endswith("% of their traits are shared")
 
 
 @requires_methods("search/query", "compare/relatives")
@@ -202,14 +213,14 @@ def test_relatives(run_cli):
 @requires_methods("search/query", "favorites/add", "favorites/remove", "favorites/list",
                   "favorites/export")
 def test_favourites(run_cli):
-    from stol_client.cli import _items, _taxon_id
+    from stol_client.format import listed, taxon_id
 
-    tid = _taxon_id(_items(_search_json(run_cli, "Panthera leo"))[0])
+    tid = taxon_id(listed(_search_json(run_cli, "Panthera leo"))[0])
     proc = run_cli("favourites", "add", str(tid))
     assert proc.returncode == 0, proc.stderr
     proc = run_cli("--json", "favourites", "list")
     assert proc.returncode == 0, proc.stderr
-    assert tid in [_taxon_id(i) for i in _items(json.loads(proc.stdout))]
+    assert tid in [taxon_id(i) for i in listed(json.loads(proc.stdout))]
     proc = run_cli("favourites", "list")
     assert proc.returncode == 0 and str(tid) in proc.stdout, proc.stderr
     proc = run_cli("favourites", "export")
@@ -218,7 +229,7 @@ def test_favourites(run_cli):
     proc = run_cli("favourites", "remove", str(tid))
     assert proc.returncode == 0, proc.stderr
     proc = run_cli("--json", "favourites", "list")
-    assert tid not in [_taxon_id(i) for i in _items(json.loads(proc.stdout)) or []]
+    assert tid not in [taxon_id(i) for i in listed(json.loads(proc.stdout)) or []]
 
 
 @requires_methods("database/import")
@@ -299,6 +310,9 @@ def test_favourites_say_what_the_engine_did(run_cli):
     assert proc.stdout.endswith("is already a favourite\n"), proc.stdout
     proc = run_cli("favourites", "add", "424242")
     assert "the active database has no such taxon" in proc.stdout, proc.stdout
+    proc = run_cli("favourites", "list", "--sort", "scientific", "--lang", "fr")
+    assert proc.stdout.splitlines()[-1].split() == ["424242", "(not", "in", "the", "active", "database)"], proc.stdout
+    assert "Panthera leo — Lion" in proc.stdout.splitlines()[0], proc.stdout
     proc = run_cli("favourites", "export", "--lang", "fr")
     assert proc.stdout.startswith("Mes espèces favorites — Species: Tree of Life\n\n1. Panthera leo (Lion)"), proc.stdout
     proc = run_cli("favourites", "remove", "424242")

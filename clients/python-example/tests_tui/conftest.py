@@ -115,6 +115,14 @@ def png(width: int, height: int, pixel) -> bytes:
             + chunk(b"IEND", b""))
 
 
+def find_child(parent, name: str):
+    """The tree row under ``parent`` for the taxon called ``name``, or ``None``."""
+    from stol_client.tui.tree_pane import TaxonRow
+
+    return next((node for node in parent.children if isinstance(node.data, TaxonRow)
+                 and node.data.taxon["scientificName"] == name), None)
+
+
 def plain(widget) -> str:
     """The text a Static shows."""
     content = widget.render()

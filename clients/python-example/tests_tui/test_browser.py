@@ -9,7 +9,7 @@ import subprocess
 
 from textual.widgets import DataTable, Input, OptionList, Static, TabbedContent
 
-from conftest import engine_for_tests, plain, png, wait_for
+from conftest import engine_for_tests, find_child, plain, png, wait_for
 
 from stol_client import EngineClient
 from stol_client.tui.app import BrowserApp
@@ -19,7 +19,7 @@ from stol_client.tui.dialogs import ConfirmDialog, FileNameDialog, LanguageDialo
 from stol_client.tui.favourites_pane import FavouritesPane
 from stol_client.tui.search_pane import SearchPane
 from stol_client.tui.settings_pane import SettingsPane
-from stol_client.tui.tree_pane import TaxonTree
+from stol_client.tui.tree_pane import MoreRow, TaxonRow, TaxonTree
 
 SIZE = (110, 36)
 
@@ -29,14 +29,7 @@ def make_app(data_dir, **kwargs) -> BrowserApp:
 
 
 def node_names(parent) -> list:
-    return [n.data["taxon"]["scientificName"] for n in parent.children if "taxon" in n.data]
-
-
-def find_child(parent, name):
-    for node in parent.children:
-        if node.data and node.data.get("taxon", {}).get("scientificName") == name:
-            return node
-    return None
+    return [n.data.taxon["scientificName"] for n in parent.children if isinstance(n.data, TaxonRow)]
 
 
 async def started(pilot) -> BrowserApp:
@@ -61,6 +54,32 @@ async def lion_id(data_dir) -> int:
     return next(r["id"] for r in result["results"] if r["scientificName"] == "Panthera leo")
 
 
+async def search_hit(app: BrowserApp, name: str) -> dict:
+    """The ``search/query`` result for the scientific name ``name``."""
+    result = await app.call("search/query", query=name, limit=5)
+    return next(r for r in result["results"] if r["scientificName"] == name)
+
+
+async def compare_tab(pilot) -> ComparePane:
+    """Show the Compare tab (F3); its pane."""
+    await pilot.press("f3")
+    return pilot.app.query_one(ComparePane)
+
+
+async def pick_language(pilot, code: str) -> LanguageDialog:
+    """Choose ``code`` in the language picker (F6), once the database's languages are known;
+    returns the picker (closed by then)."""
+    app = pilot.app
+    await wait_for(pilot, lambda: app._languages_probed, "the languages")
+    await pilot.press("f6")
+    dialog = await wait_for(pilot, lambda: isinstance(app.screen, LanguageDialog) and app.screen,
+                            "the language picker")
+    dialog.query_one(OptionList).highlighted = dialog.languages.index(code)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: app.lang == code, f"the language {code}")
+    return dialog
+
+
 async def test_tree_expands_lazily_in_pages(data_dir):
     app = make_app(data_dir)
     app.page_size = 4
@@ -79,14 +98,14 @@ async def test_tree_expands_lazily_in_pages(data_dir):
         await wait_for(pilot, lambda: animalia.children, "Animalia's first page")
         first_page = node_names(animalia)
         assert len(first_page) == 4
-        assert animalia.children[-1].data.get("more"), "a 'more' row ends a partial page"
+        assert isinstance(animalia.children[-1].data, MoreRow), "a 'more' row ends a partial page"
         # Scrolling down onto the 'more' row loads the next pages, never repeating a child.
         async with EngineClient.start(engine_for_tests(), data_dir=data_dir) as engine:
-            everything = await engine.call("taxon/children", id=animalia.data["taxon"]["id"],
+            everything = await engine.call("taxon/children", id=animalia.data.taxon["id"],
                                            limit=1000)
         expected = [t["scientificName"] for t in everything["children"]]
         assert len(expected) > 8
-        while animalia.children[-1].data.get("more"):
+        while isinstance(animalia.children[-1].data, MoreRow):
             more = animalia.children[-1]
             tree.move_cursor(more)
             await wait_for(pilot, lambda: more not in animalia.children, "the next page")
@@ -205,8 +224,7 @@ async def test_compare_two_species(data_dir):
     app = make_app(data_dir)
     async with app.run_test(size=SIZE) as pilot:
         await started(pilot)
-        await pilot.press("f3")
-        pane = app.query_one(ComparePane)
+        pane = await compare_tab(pilot)
         app.query_one("#a", Input).focus()
         await pilot.press(*"Panthera leo", "enter")
         await wait_for(pilot, lambda: pane.slots["a"], "A")
@@ -233,8 +251,7 @@ async def test_favourites_sorts_remove_export_and_clear(data_dir, tmp_path):
         ids = {}
         added = ("Canis lupus", "Panthera tigris", "Ursus maritimus")
         for name in added:
-            result = await app.call("search/query", query=name, limit=5)
-            ids[name] = next(r["id"] for r in result["results"] if r["scientificName"] == name)
+            ids[name] = (await search_hit(app, name))["id"]
             await app.call("favorites/add", taxonId=ids[name])
         await pilot.press("f4")
         pane = app.query_one(FavouritesPane)
@@ -388,11 +405,9 @@ async def test_errors_are_readable_messages(data_dir):
         assert "That taxon is not in the active database. (taxonNotFound)" in app.messages
         await pilot.press("escape")
         # A bacterium and an animal share no ancestor in this database: the engine says so.
-        await pilot.press("f3")
-        pane = app.query_one(ComparePane)
+        pane = await compare_tab(pilot)
         for slot, name in (("a", "Escherichia coli"), ("b", "Panthera leo")):
-            result = await app.call("search/query", query=name, limit=5)
-            pane.set_slot(slot, next(r for r in result["results"] if r["scientificName"] == name))
+            pane.set_slot(slot, await search_hit(app, name))
         await wait_for(pilot, lambda: any("noCommonAncestor" in m for m in app.messages),
                        "the no-common-ancestor message")
         assert not any("Traceback" in m for m in app.messages)
@@ -425,16 +440,8 @@ async def test_language_picker_lists_the_database_languages(data_dir):
     app = make_app(data_dir)
     async with app.run_test(size=SIZE) as pilot:
         await started(pilot)
-        await wait_for(pilot, lambda: app._languages_probed, "the languages")
-        await pilot.press("f6")
-        dialog = await wait_for(pilot, lambda: isinstance(app.screen, LanguageDialog) and app.screen,
-                                "the language picker")
-        codes = dialog.languages
-        assert {"en", "es", "fr", "de"} <= set(codes)
-        options = dialog.query_one(OptionList)
-        options.highlighted = codes.index("es")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: app.lang == "es", "Spanish")
+        dialog = await pick_language(pilot, "es")
+        assert {"en", "es", "fr", "de"} <= set(dialog.languages)
         roots = (await app.call("taxon/roots", lang="es"))["roots"]
         eukaryota = next(r for r in roots if r["scientificName"] == "Eukaryota")
         tree = app.query_one(TaxonTree)
@@ -522,3 +529,145 @@ async def test_search_completion_is_accepted_with_right_arrow(data_dir):
         pane = app.query_one(SearchPane)
         await wait_for(pilot, lambda: pane.shown_query == suggestion and pane.results,
                        "results for the completed name")
+
+
+async def test_function_keys_leave_the_detail_screen_for_the_chosen_tab(data_dir):
+    lion = await lion_id(data_dir)
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("f2", *"tiger")
+        pane = app.query_one(SearchPane)
+        await wait_for(pilot, lambda: pane.shown_query == "tiger" and pane.results, "results")
+        app.query_one("#results", DataTable).focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.detail,
+                       "the detail screen")
+        # F4 on Detail shows the Favourites tab, not Detail over a tab switched underneath.
+        await pilot.press("f4")
+        await wait_for(pilot, lambda: not isinstance(app.screen, DetailScreen), "the tabs")
+        tabs = app.query_one(TabbedContent)
+        assert tabs.active == "favourites"
+        await pilot.pause(0.2)  # the focus the tabs had before Detail must not take them back
+        assert tabs.active == "favourites"
+        assert app.focused is not None and app.query_one(FavouritesPane) in app.focused.ancestors
+        # F2 goes back to the search, as it was left.
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: tabs.active == "search", "the Search tab")
+        assert pane.shown_query == "tiger" and pane.results
+        # Details opened one over another all give way.
+        app.open_detail(lion)
+        await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen), "a detail")
+        app.open_detail(lion)
+        await wait_for(pilot, lambda: sum(isinstance(s, DetailScreen) for s in app.screen_stack) == 2,
+                       "a second detail over it")
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: not any(isinstance(s, DetailScreen) for s in app.screen_stack),
+                       "every detail closed")
+        await pilot.pause(0.2)
+        assert tabs.active == "tree"
+        assert app.focused is app.query_one(TaxonTree)
+
+
+async def test_search_suggestions_and_results_follow_the_language(data_dir):
+    prefix = "ele"
+    async with EngineClient.start(engine_for_tests(), data_dir=data_dir) as engine:
+        expected = {lang: [s["text"] for s in (await engine.call(
+            "search/autocomplete", prefix=prefix, limit=6, lang=lang))["suggestions"]]
+            for lang in ("en", "de")}
+    assert expected["en"] != expected["de"], "the prefix must tell the two languages apart"
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("f2", *prefix)
+        pane = app.query_one(SearchPane)
+        line = app.query_one("#suggestions", Static)
+        await wait_for(pilot, lambda: plain(line) == "Suggestions: " + "  ·  ".join(expected["en"]),
+                       "English suggestions")
+        await wait_for(pilot, lambda: pane.shown_query == prefix and pane.results, "results")
+        # Switch to German with the picker: the list under the box follows without a keystroke.
+        await pick_language(pilot, "de")
+        await wait_for(pilot, lambda: plain(line) == "Suggestions: " + "  ·  ".join(expected["de"]),
+                       "German suggestions")
+        # The results show each taxon's German name.
+        table = app.query_one("#results", DataTable)
+
+        def common_names():
+            return {str(table.get_row(key)[1]): str(table.get_row(key)[0])
+                    for key in table.rows}
+
+        await wait_for(pilot, lambda: common_names().get("Elephas maximus") == "Asiatischer Elefant",
+                       "German names in the results")
+        # The inline completion, typed afresh, is German too.
+        box = app.query_one("#query", Input)
+        box.value = "Asiatischer El"
+        await wait_for(pilot, lambda: box._suggestion == "Asiatischer Elefant", "a German completion")
+
+
+async def test_compare_follows_the_language(data_dir):
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        pane = await compare_tab(pilot)
+        picked = app.query_one("#picked", Static)
+        pane.set_slot("a", await search_hit(app, "Panthera leo"))
+        await wait_for(pilot, lambda: "A: Panthera leo (Lion)" in plain(picked), "A in English")
+        # One taxon chosen: its label follows the language.
+        app.set_language("de")
+        await wait_for(pilot, lambda: "A: Panthera leo (Löwe)" in plain(picked), "A in German")
+        app.query_one("#b", Input).focus()
+        await pilot.press(*"Panthera tigris", "enter")
+        await wait_for(pilot, lambda: pane.result, "the comparison")
+        drawing = app.query_one("#drawing", Static)
+        assert "species Panthera leo  Löwe" in plain(drawing)
+        # Both chosen: the labels and the drawing follow a switch back to English.
+        app.set_language("en")
+        await wait_for(pilot, lambda: "A: Panthera leo (Lion)" in plain(picked)
+                       and "species Panthera leo  Lion" in plain(drawing), "English again")
+        assert "B: Panthera tigris (Tiger)" in plain(picked)
+        app.set_language("fr")
+        await wait_for(pilot, lambda: "species Panthera leo  Lion" in plain(drawing)
+                       and pane.result["a"]["preferredCommonNameLang"] == "fr", "French")
+
+
+async def test_a_failed_import_keeps_its_reason_on_the_import_screen(data_dir, tmp_path):
+    junk = tmp_path / "holiday photos.stol"
+    junk.write_bytes(b"this is not a database" * 100)
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("f5")
+        pane = app.query_one(SettingsPane)
+        status = pane.query_one("#import-status", Static)
+        path = pane.query_one("#import-path", Input)
+        path.value = str(junk)
+        path.focus()
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: pane.import_outcome, "the import") == "failed"
+        lines = plain(status).splitlines()
+        assert lines[:2] == ["Import failed: nothing was changed.",
+                             "This is not a .stol database file. (notAStolFile)"]
+        assert lines[2], "the engine's own finding under it"
+        # The toasts go; the reason stays.
+        app.clear_notifications()
+        await pilot.pause()
+        assert "(notAStolFile)" in plain(status)
+        # A file that is not there says so, in place of the earlier reason.
+        path.value = str(tmp_path / "missing.stol")
+        path.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "(fileUnreadable)" in plain(status), "the missing file")
+        assert "notAStolFile" not in plain(status)
+        assert (await app.call("database/info"))["source"] == "bundled"
+
+
+def test_the_app_is_the_browser_its_tabs_talk_to():
+    """Everything the tabs and screens use of the app (``base.Browser``) the app has."""
+    from stol_client.tui.base import Browser
+
+    members = set(Browser.__annotations__) | {
+        name for name, value in vars(Browser).items() if callable(value) and not name.startswith("_")}
+    assert {"lang", "call", "open_detail", "set_compare_slot"} <= members
+    app = BrowserApp("unused")
+    missing = [name for name in sorted(members) if not hasattr(app, name)]
+    assert not missing, f"BrowserApp lacks {missing}"

@@ -1,5 +1,4 @@
-"""The browser's pure helpers: the two-branch comparison drawing, readable errors, PNG decoding
-and half-block pictures."""
+"""The browser's Rich drawing of the shared formatting, PNG decoding and half-block pictures."""
 
 from __future__ import annotations
 
@@ -8,49 +7,36 @@ import zlib
 
 from conftest import png
 
-from stol_client.errors import EngineError, EngineExited
-from stol_client.tui.format import comparison_lines, error_message, similarity_words
 from stol_client.tui.picture import decode_png, half_blocks
+from stol_client.tui.styled import comparison_lines, taxon_label
 
 
-def taxon(name, rank):
-    return {"scientificName": name, "rank": rank}
+def taxon(name, rank, **more):
+    return {"scientificName": name, "rank": rank, **more}
 
 
 def test_comparison_draws_two_branches_joining_at_the_ancestor():
     felidae, panthera, felis = taxon("Felidae", "family"), taxon("Panthera", "genus"), taxon("Felis", "genus")
     leo, catus = taxon("Panthera leo", "species"), taxon("Felis catus", "species")
-    lines = [line.plain for line in comparison_lines(
-        {"lca": felidae, "pathFromA": [leo, panthera, felidae], "pathFromB": [catus, felis, felidae]})]
-    assert lines == [
+    lines = comparison_lines({"lca": felidae, "pathFromA": [leo, panthera, felidae],
+                              "pathFromB": [catus, felis, felidae]})
+    assert [line.plain for line in lines] == [
         "family Felidae  ← common ancestor",
         "├─ genus Panthera",
         "│  └─ species Panthera leo  A",
         "└─ genus Felis",
         "   └─ species Felis catus  B",
     ]
+    leo_line = lines[2]
+    italic = [leo_line.plain[span.start:span.end] for span in leo_line.spans if "italic" in str(span.style)]
+    assert italic == ["Panthera leo"]
 
 
-def test_comparison_of_an_ancestor_and_of_one_taxon():
-    panthera, leo = taxon("Panthera", "genus"), taxon("Panthera leo", "species")
-    lines = [line.plain for line in comparison_lines(
-        {"lca": panthera, "pathFromA": [panthera], "pathFromB": [leo, panthera]})]
-    assert lines == ["genus Panthera  ← common ancestor  (A)", "└─ species Panthera leo  B"]
-    same = comparison_lines({"lca": leo, "pathFromA": [leo], "pathFromB": [leo]})
-    assert [line.plain for line in same] == ["species Panthera leo  ← common ancestor  (A and B)"]
-
-
-def test_similarity_words():
-    assert similarity_words(None).startswith("not known")
-    assert similarity_words(0.5) == "50% of their traits are shared"
-
-
-def test_error_messages_are_sentences_with_the_kind():
-    assert error_message(EngineError(-32002, "Not found", {"kind": "taxonNotFound", "id": 42})) \
-        == "That taxon is not in the active database. (taxonNotFound)"
-    assert error_message(EngineError(-32003, "Odd thing", {"kind": "somethingNew"})) \
-        == "Odd thing (somethingNew)"
-    assert "Ctrl+R" in error_message(EngineExited(1))
+def test_a_label_marks_a_name_that_fell_back_to_english():
+    anteater = taxon("Cyclopes didactylus", "species", preferredCommonName="Silky anteater",
+                     preferredCommonNameLang="en", conservationStatus="LC")
+    assert taxon_label(anteater, "fr").plain == "species Cyclopes didactylus  Silky anteater [en]  LC "
+    assert taxon_label(anteater, "en").plain == "species Cyclopes didactylus  Silky anteater  LC "
 
 
 def test_decode_png_undoes_every_row_filter():

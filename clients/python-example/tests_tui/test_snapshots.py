@@ -11,7 +11,7 @@ import traceback
 
 from textual.widgets import DataTable, Input, OptionList
 
-from conftest import engine_for_tests, plain, wait_for
+from conftest import engine_for_tests, find_child, plain, wait_for
 
 from stol_client.tui.app import BrowserApp
 from stol_client.tui.compare_pane import ComparePane
@@ -69,13 +69,9 @@ def test_tree_snapshot(snap_compare, kit, data_dir):
         path = ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera"]
         node = tree.root
         for name in path:
-            node = await wait_for(pilot, lambda n=node, name=name: next(
-                (c for c in n.children if c.data.get("taxon", {}).get("scientificName") == name),
-                None), name)
+            node = await wait_for(pilot, lambda n=node, name=name: find_child(n, name), name)
             node.expand()
-        leo = await wait_for(pilot, lambda: next(
-            (c for c in node.children if c.data["taxon"]["scientificName"] == "Panthera leo"), None),
-            "Panthera leo")
+        leo = await wait_for(pilot, lambda: find_child(node, "Panthera leo"), "Panthera leo")
         tree.move_cursor(leo)
         await still(pilot)
 

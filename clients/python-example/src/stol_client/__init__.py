@@ -10,8 +10,7 @@
     asyncio.run(main())
 """
 
-__version__ = "0.1.0"
-
+from ._version import __version__  # noqa: E402
 from .client import (  # noqa: E402
     DEFAULT_STREAM_LIMIT,
     Call,

@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, List, Optional, TextIO
 
 from .client import Call, EngineClient, Progress
 from .errors import EngineError, StolClientError
+from .format import comparison_facts, comparison_rows, listed, plain_label, taxon_id
 
 PROG = "python -m stol_client"
 
@@ -55,72 +56,18 @@ def _fmt_scalar(v: Any) -> str:
     return str(v)
 
 
-_LIST_KEYS = ("results", "items", "taxa", "favorites", "favourites", "relatives", "hits",
-              "matches", "entries")
-
-
-def _items(result: Any) -> Optional[list]:
-    """The list a list-like result carries (``results``, ``items``…), or ``None``."""
-    if isinstance(result, list):
-        return result
-    if isinstance(result, dict):
-        for key in _LIST_KEYS:
-            if isinstance(result.get(key), list):
-                return result[key]
-    return None
-
-
-def _flatten_taxon(item: Any) -> Dict[str, Any]:
-    if not isinstance(item, dict):
-        return {}
-    merged = dict(item)
-    inner = item.get("taxon")
-    if isinstance(inner, dict):
-        merged = {**inner, **{k: v for k, v in item.items() if k != "taxon"}}
-    return merged
-
-
-def _taxon_id(item: Any) -> Optional[int]:
-    t = _flatten_taxon(item)
-    for key in ("id", "taxonId"):
-        v = t.get(key)
-        if isinstance(v, int) and not isinstance(v, bool):
-            return v
-    return None
-
-
-def _first_str(d: Dict[str, Any], *keys: str) -> Optional[str]:
-    for key in keys:
-        v = d.get(key)
-        if isinstance(v, str) and v:
-            return v
-    return None
-
-
-def _taxon_label(item: Any, lang: Optional[str] = None) -> str:
+def _taxon_label(item: Dict[str, Any], lang: Optional[str] = None) -> str:
     """``ID  rank  Scientific name — Common name``; with ``lang``, a common name in another
     language (the engine fell back to English) is tagged with its language: ``— Lion [en]``."""
-    if _is_scalar(item):
-        return _fmt_scalar(item)
-    t = _flatten_taxon(item)
-    sci = _first_str(t, "scientificName", "name", "canonicalName", "title") or "?"
-    common = _first_str(t, "preferredCommonName", "commonName", "vernacularName", "preferredName",
-                        "displayName")
-    if isinstance(t.get("name"), str) and sci != t["name"] and not common:
-        common = t["name"]
-    rank = _first_str(t, "rank") or ""
-    tid = _taxon_id(t)
-    text = f"{tid if tid is not None else '':>8}  {rank:<8}  {sci}"
-    if common and common != sci:
-        text += f" — {common}"
-        name_lang = _first_str(t, "preferredCommonNameLang", "commonNameLang")
-        if lang and name_lang and name_lang != lang and name_lang != lang.split("-")[0]:
-            text += f" [{name_lang}]"
-    return text.rstrip()
+    tid = taxon_id(item)
+    if item.get("available") is False:  # a favourite the active database does not have
+        return f"{tid if tid is not None else '':>8}  (not in the active database)"
+    rank, _, rest = plain_label(item, lang).partition(" ")
+    return f"{tid if tid is not None else '':>8}  {rank:<8}  {rest}".rstrip()
 
 
-def _dump_human(value: Any, out: TextIO, indent: int = 0) -> None:
-    """A YAML-like rendering of any JSON value."""
+def _dump_human(value: Any, out: TextIO, indent: int = 0, lang: Optional[str] = None) -> None:
+    """A YAML-like rendering of any JSON value; taxa in it as one-line labels (names in ``lang``)."""
     pad = "  " * indent
     if _is_scalar(value):
         out.write(f"{pad}{_fmt_scalar(value)}\n")
@@ -134,18 +81,18 @@ def _dump_human(value: Any, out: TextIO, indent: int = 0) -> None:
                 out.write(f"{pad}{key}: {', '.join(_fmt_scalar(x) for x in v) or '(none)'}\n")
             else:
                 out.write(f"{pad}{key}:\n")
-                _dump_human(v, out, indent + 1)
+                _dump_human(v, out, indent + 1, lang)
     elif isinstance(value, list):
         if not value:
             out.write(f"{pad}(none)\n")
         for item in value:
             if _is_scalar(item):
                 out.write(f"{pad}- {_fmt_scalar(item)}\n")
-            elif isinstance(item, dict) and _taxon_id(item) is not None:
-                out.write(f"{pad}- {_taxon_label(item).strip()}\n")
+            elif isinstance(item, dict) and taxon_id(item) is not None:
+                out.write(f"{pad}- {_taxon_label(item, lang).strip()}\n")
             else:
                 out.write(f"{pad}-\n")
-                _dump_human(item, out, indent + 1)
+                _dump_human(item, out, indent + 1, lang)
 
 
 def _print_detail(result: Any, out: TextIO, lang: Optional[str] = None) -> None:
@@ -154,18 +101,32 @@ def _print_detail(result: Any, out: TextIO, lang: Optional[str] = None) -> None:
     if not isinstance(taxon, dict):
         _dump_human(result, out)
         return
-    common = result.get("preferredCommonName") or taxon.get("preferredCommonName")
-    common_lang = result.get("preferredCommonNameLang") or taxon.get("preferredCommonNameLang")
-    out.write(_taxon_label({**taxon, "preferredCommonName": common, "preferredCommonNameLang": common_lang},
-                           lang).strip() + "\n")
-    headline = ("id", "rank", "scientificName", "preferredCommonName", "preferredCommonNameLang")
-    rest = {k: v for k, v in taxon.items() if k not in headline}
-    rest.update((k, v) for k, v in result.items() if k not in ("taxon",) + headline)
-    _dump_human(rest, out, 1)
+    # The detail's own preferred name (and its language) names the taxon.
+    names = ("preferredCommonName", "preferredCommonNameLang")
+    headline = {**taxon, **{key: result[key] for key in names if key in result}}
+    out.write(_taxon_label(headline, lang).strip() + "\n")
+    shown = ("id", "rank", "scientificName") + names
+    rest = {k: v for k, v in taxon.items() if k not in shown}
+    rest.update((k, v) for k, v in result.items() if k not in ("taxon",) + shown)
+    _dump_human(rest, out, 1, lang)
+
+
+def _print_comparison(result: Any, out: TextIO, lang: Optional[str] = None) -> None:
+    """A ``compare/taxa`` answer drawn as the browser draws it: two branches joining at the
+    common ancestor, then the distance, the shared clade and the traits."""
+    if not isinstance(result, dict) or not isinstance(result.get("lca"), dict):
+        _dump_human(result, out)
+        return
+    for row in comparison_rows(result):
+        mark = f"  {row.mark}" if row.mark else ""
+        out.write(f"{row.indent}{row.connector}{plain_label(row.taxon, lang)}{mark}\n")
+    out.write("\n")
+    for label, words in comparison_facts(result):
+        out.write(f"{label}: {words}\n")
 
 
 def _print_taxa(result: Any, out: TextIO, empty: str, lang: Optional[str] = None) -> None:
-    items = _items(result)
+    items = listed(result)
     if items is None:
         _dump_human(result, out)
         return
@@ -173,7 +134,7 @@ def _print_taxa(result: Any, out: TextIO, empty: str, lang: Optional[str] = None
         out.write(empty + "\n")
         return
     for item in items:
-        out.write(_taxon_label(item, lang) + "\n")
+        out.write((_taxon_label(item, lang) if isinstance(item, dict) else _fmt_scalar(item)) + "\n")
     if isinstance(result, dict) and result.get("nextCursor"):
         out.write("(more results: use --limit or `raw` with the cursor)\n")
 
@@ -326,10 +287,10 @@ async def resolve_taxon(client: EngineClient, text: str, timeout: Optional[float
     except ValueError:
         pass
     result = await client.call("search/query", query=text, limit=1, timeout=timeout, **_lang_params(lang))
-    items = _items(result) or []
+    items = listed(result) or []
     if not items:
         raise CLIError(f"no taxon matches {text!r}", "noMatch")
-    tid = _taxon_id(items[0])
+    tid = taxon_id(items[0])
     if tid is None:
         raise CLIError(f"search result for {text!r} carries no id", "protocolError")
     return tid
@@ -397,7 +358,7 @@ async def cmd_compare(client: EngineClient, args: argparse.Namespace, out: TextI
     if args.json:
         _print_json(result, out)
     else:
-        _dump_human(result, out)
+        _print_comparison(result, out, _lang(args))
     return 0
 
 
@@ -425,7 +386,7 @@ async def _not_a_species_hint(call: Callable[..., Any], tid: int) -> str:
     rank = taxon.get("rank") or "unranked taxon"
     message = f"{name} is a {rank}, and relatives works on a species"
     species = await call("search/query", within=tid, rank="species", limit=3)
-    names = [r.get("scientificName") for r in _items(species) or [] if r.get("scientificName")]
+    names = [r.get("scientificName") for r in listed(species) or [] if r.get("scientificName")]
     if names:
         return message + f": try one of its species, e.g. relatives {json.dumps(names[0], ensure_ascii=False)}" \
             + (f" (also {', '.join(names[1:])})" if names[1:] else "")
@@ -449,12 +410,8 @@ async def cmd_favourites(client: EngineClient, args: argparse.Namespace, out: Te
             _print_taxa(result, out, "no favourites", _lang(args))
     else:  # export
         result = await _timed(client, args)("favorites/export", **_sort_params(args), **_lang_params(_lang(args)))
-        text: Optional[str] = None
-        if isinstance(result, str):
-            text = result
-        elif isinstance(result, dict) and not args.json:
-            text = _first_str(result, "data", "content", "text", "csv", "json")
-        if args.json or text is None:
+        text = result.get("text") if isinstance(result, dict) and not args.json else None
+        if not isinstance(text, str):
             text = json.dumps(result, indent=2, ensure_ascii=False) + "\n"
         if args.output:
             with open(args.output, "w", encoding="utf-8") as f:

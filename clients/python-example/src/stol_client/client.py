@@ -21,6 +21,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Awaitable, Callable, Deque, Dict, Generator, Optional, Union
 
+from ._version import __version__
 from .errors import EngineError, EngineExited, EngineNotFound, ProtocolError
 
 __all__ = [
@@ -394,7 +395,6 @@ class EngineClient:
             client = cls(proc, trace=trace)
             if initialize:
                 try:
-                    from . import __version__
                     client.server_info = await client.call(
                         "initialize", processId=os.getpid(),
                         clientInfo={"name": client_name, "version": __version__},

@@ -15,12 +15,12 @@ from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
 from ..client import Call, EngineClient
 from ..errors import EngineExited, MethodNotFound, StolClientError
+from ..format import error_message, language_label
 from .base import EnginePane, guarded
 from .compare_pane import ComparePane
 from .detail_screen import DetailScreen
 from .dialogs import LanguageDialog
 from .favourites_pane import FavouritesPane
-from .format import error_message, language_label
 from .search_pane import SearchPane
 from .settings_pane import SettingsPane
 from .tree_pane import TreePane
@@ -30,7 +30,8 @@ TABS = ("tree", "search", "compare", "favourites", "settings")
 
 
 class BrowserApp(App):
-    """``stol-client browse``: a terminal species browser over one stol-engine process."""
+    """``stol-client browse``: a terminal species browser over one stol-engine process. It is
+    the :class:`~stol_client.tui.base.Browser` its tabs and screens talk to."""
 
     TITLE = "Species: Tree of Life"
     #: Children per page in the Tree tab.
@@ -216,7 +217,11 @@ class BrowserApp(App):
 
     # -- navigation ----------------------------------------------------------------------------
 
-    def action_tab(self, tab: str) -> None:
+    async def action_tab(self, tab: str) -> None:
+        """Show tab ``tab``, closing first any Detail screens open over the tabs (F1…F5 go to a tab
+        from anywhere, as the footer says)."""
+        while isinstance(self.screen, DetailScreen):
+            await self.pop_screen()
         # Focus moves into the new tab first: a focused widget left in a hidden tab would take
         # the tabs back to itself.
         self.query_one(f"#{tab}", TabPane).query_one(EnginePane).focus_default()

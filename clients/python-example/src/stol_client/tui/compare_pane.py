@@ -11,9 +11,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Static
 
+from ..format import comparison_facts, short_name
 from .base import EnginePane, guarded
-from .format import comparison_lines, short_name, similarity_words
-from .search_pane import EngineSuggester
+from .styled import comparison_lines
+from .suggester import EngineSuggester, suggest_again
 
 
 class ComparePane(EnginePane):
@@ -45,8 +46,27 @@ class ComparePane(EnginePane):
             yield Static(Text("Choose two species to compare.", style="dim"), id="drawing")
 
     def reload(self) -> None:
+        """Draw the comparison again, names in the browser's language (a single chosen taxon is
+        fetched again in it)."""
         if self.slots["a"] and self.slots["b"]:
             self.run_compare()
+        elif self.slots["a"] or self.slots["b"]:
+            self.refetch_slots()
+        for slot in ("a", "b"):
+            box = self.query_one(f"#{slot}", Input)
+            if box.has_focus and box.value:  # its completion is on screen
+                self.run_worker(suggest_again(box), group="suggest-again", exclusive=True)
+
+    @work(exclusive=True, group="compare")
+    @guarded
+    async def refetch_slots(self) -> None:
+        """The chosen taxa again, from the engine, with their names in the browser's language."""
+        for slot in ("a", "b"):
+            taxon = self.slots[slot]
+            if taxon:
+                self.slots[slot] = await self.browser.call("taxon/get", id=taxon["id"],
+                                                           lang=self.browser.lang)
+        self._show_picked()
 
     def set_slot(self, slot: str, taxon: Dict[str, Any]) -> None:
         """Put ``taxon`` in slot ``"a"`` or ``"b"`` and compare when both are set."""
@@ -111,13 +131,14 @@ class ComparePane(EnginePane):
             drawing.update("")
             raise
         self.result = result
-        text = Text("\n").join(comparison_lines(result))
-        text.append("\n\n")
-        text.append("Distance: ", style="bold")
-        steps = result.get("taxonomicDistance")
-        text.append(f"{steps} step{'s' if steps != 1 else ''} through the tree\n")
-        text.append("Shared clade: ", style="bold")
-        text.append(f"{result.get('sharedCladeDescription', '')}\n")
-        text.append("Traits: ", style="bold")
-        text.append(similarity_words(result.get("traitSimilarity")))
+        # The answer names both in the asked language: the labels above follow it.
+        for slot in ("a", "b"):
+            if isinstance(result.get(slot), dict):
+                self.slots[slot] = result[slot]
+        self._show_picked()
+        text = Text("\n").join(comparison_lines(result, self.browser.lang))
+        text.append("\n")
+        for label, words in comparison_facts(result):
+            text.append(f"\n{label}: ", style="bold")
+            text.append(words)
         drawing.update(text)

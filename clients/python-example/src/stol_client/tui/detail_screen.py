@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, cast
+from typing import Any, Dict, List, Optional, cast
 
 from rich.text import Text
 from textual import on, work
@@ -20,12 +20,10 @@ from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..errors import NotPossible
-from .base import guarded
-from .format import conservation_words, language_label, scientific, short_name, taxon_label
+from ..format import conservation_words, fallback_language, language_label, short_name
+from .base import Browser, browser_of, guarded
 from .picture import half_blocks
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .app import BrowserApp
+from .styled import scientific, taxon_label
 
 
 class Lineage(Static, can_focus=True):
@@ -100,8 +98,9 @@ class DetailScreen(Screen):
         self.is_favourite: Optional[bool] = None
 
     @property
-    def browser(self) -> "BrowserApp":
-        return cast("BrowserApp", self.app)
+    def browser(self) -> Browser:
+        """The app."""
+        return browser_of(self)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -145,11 +144,14 @@ class DetailScreen(Screen):
     def _draw(self) -> None:
         detail = self.detail or {}
         taxon = dict(detail.get("taxon") or {})
-        taxon["preferredCommonName"] = detail.get("preferredCommonName")
         title = Text()
         common = detail.get("preferredCommonName")
         if common:
-            title.append(common + "\n", style="bold")
+            title.append(common, style="bold")
+            fell_back = fallback_language(detail, self.browser.lang)
+            if fell_back:
+                title.append(f" [{language_label(fell_back)}]", style="dim")
+            title.append("\n")
         title.append_text(scientific(taxon))
         if taxon.get("author"):
             title.append(f"  {taxon['author']}", style="dim")
@@ -218,7 +220,7 @@ class DetailScreen(Screen):
         except NotPossible:
             return
         for relative in result.get("relatives", []):
-            line = taxon_label(relative["taxon"], show_rank=False)
+            line = taxon_label(relative, self.browser.lang, show_rank=False)
             line.append(f"  {relative.get('distance')} steps apart, both in "
                         f"{relative.get('lca', {}).get('scientificName')}", style="dim")
             options.add_option(Option(line, id=str(relative["taxon"]["id"])))

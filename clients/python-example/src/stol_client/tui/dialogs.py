@@ -10,7 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from .format import language_label
+from ..format import language_label
 
 DIALOG_CSS = """
 {name} {{ align: center middle; }}

@@ -15,7 +15,7 @@ from textual.widgets import Button, DataTable, Select, Static
 
 from .base import EnginePane, guarded
 from .dialogs import ConfirmDialog, FileNameDialog
-from .format import badge, scientific
+from .styled import badge, common, scientific
 
 #: The engine's sorts and what they are called here.
 SORTS = [("Newest first", "recent"), ("Scientific name A–Z", "scientific"),
@@ -86,7 +86,7 @@ class FavouritesPane(EnginePane):
         table.clear()
         for fav in self.favourites:
             if fav.get("available"):
-                table.add_row(scientific(fav), fav.get("commonName") or "", fav.get("rank") or "",
+                table.add_row(scientific(fav), common(fav, self.browser.lang), fav.get("rank") or "",
                               badge(fav.get("conservationStatus")), key=str(fav["taxonId"]))
             else:
                 table.add_row(Text(f"#{fav['taxonId']}", style="dim"),

@@ -1,4 +1,5 @@
-"""The Search tab: autocomplete while typing, results with rank and status, and filters.
+"""The Search tab: autocomplete while typing, results with their common name in the browser's
+language, rank, status and the name they matched by, and filters.
 
 Every keystroke starts a new search and cancels the one before it (an exclusive worker: the
 awaiting task is cancelled, which makes the client send ``$/cancelRequest``), so a slow answer
@@ -8,53 +9,23 @@ never holds up typing and a stale answer is never shown.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.suggester import Suggester
 from textual.widgets import DataTable, Input, Select, Static
 
 from ..errors import EngineExited, StolClientError
-from .base import EnginePane, guarded
-from .format import CONSERVATION, RANKS, badge, scientific
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .app import BrowserApp
+from ..format import CONSERVATION, RANKS, common_name, rank_word, scientific_name
+from .base import EnginePane
+from .styled import badge, common, scientific
+from .suggester import EngineSuggester, suggest_again
 
 #: Results asked for per search.
 RESULT_LIMIT = 50
-
-
-class EngineSuggester(Suggester):
-    """Inline completion from ``search/autocomplete`` (accept it with →). The other
-    suggestions are listed under the box by ``on_suggestions``."""
-
-    def __init__(self, app: "BrowserApp", on_suggestions=None) -> None:
-        super().__init__(use_cache=False, case_sensitive=True)
-        self.browser = app
-        self.on_suggestions = on_suggestions
-
-    async def get_suggestion(self, value: str) -> Optional[str]:
-        if not value.strip():
-            if self.on_suggestions:
-                self.on_suggestions(value, [])
-            return None
-        try:
-            result = await self.browser.call("search/autocomplete", prefix=value, limit=6,
-                                             lang=self.browser.lang)
-        except (StolClientError, OSError):
-            return None  # the search itself reports errors; a missing suggestion is harmless
-        texts = [s.get("text", "") for s in result.get("suggestions", [])]
-        if self.on_suggestions:
-            self.on_suggestions(value, texts)
-        for text in texts:
-            if text.lower().startswith(value.lower()) and len(text) > len(value):
-                return value + text[len(value):]
-        return None
 
 
 class SearchPane(EnginePane):
@@ -88,12 +59,15 @@ class SearchPane(EnginePane):
                          prompt="Any conservation status", id="conservation")
         yield Static("", id="search-status")
         table: DataTable = DataTable(id="results", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Matched name", "Scientific name", "Rank", "Status", "Match")
+        table.add_columns("Common name", "Scientific name", "Rank", "Status", "Matched by",
+                          "Match")
         yield table
 
     def reload(self) -> None:
         if self.query_one("#query", Input).value.strip():
             self.run_search()
+            box = self.query_one("#query", Input)
+            self.run_worker(suggest_again(box), group="suggest-again", exclusive=True)
 
     def focus_query(self) -> None:
         """Put the cursor in the search box."""
@@ -164,8 +138,11 @@ class SearchPane(EnginePane):
         table.clear()
         for item in results:
             kind = item.get("matchType", "")
-            table.add_row(Text(item.get("matchedName") or ""), scientific(item),
-                          item.get("rank") or "clade", badge(item.get("conservationStatus")),
+            matched = item.get("matchedName") or ""
+            if matched in (common_name(item), scientific_name(item)):
+                matched = ""  # the name it matched is already on the row
+            table.add_row(common(item, self.browser.lang), scientific(item), rank_word(item),
+                          badge(item.get("conservationStatus")), Text(matched),
                           Text(kind, style="yellow" if kind == "fuzzy" else "dim"),
                           key=str(item["id"]))
         if answer is None:

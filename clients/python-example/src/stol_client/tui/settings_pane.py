@@ -16,10 +16,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Label, ProgressBar, Static, Switch
 
 from ..client import Call, Progress
-from ..errors import RequestCancelled
+from ..errors import RequestCancelled, StolClientError
+from ..format import error_detail, error_message, human_bytes
 from .base import EnginePane, guarded
 from .dialogs import ConfirmDialog, FileNameDialog
-from .format import human_bytes
 
 
 class SettingsPane(EnginePane):
@@ -203,24 +203,34 @@ class SettingsPane(EnginePane):
         try:
             self.import_call = await self.browser.request("database/import", path=path,
                                                           progress=progress)
-            try:
-                info = await self.import_call
-            except RequestCancelled:
-                self.import_outcome = "cancelled"
-                status.update(Text("Import cancelled: nothing was changed.", style="yellow"))
-                bar.update(progress=0)
-                return
-            except Exception:
-                self.import_outcome = "failed"
-                status.update(Text("Import failed: nothing was changed.", style="red"))
-                bar.update(progress=0)
-                raise
+            info = await self.import_call
+        except RequestCancelled:
+            self.import_outcome = "cancelled"
+            status.update(Text("Import cancelled: nothing was changed.", style="yellow"))
+            bar.update(progress=0)
+            return
+        except (StolClientError, OSError) as error:
+            self.import_outcome = "failed"
+            status.update(self._failure(error))
+            bar.update(progress=0)
+            raise  # and a message, as for any error (the reason stays above)
         finally:
             self.import_call = None
         self.import_outcome = "done"
         bar.update(progress=100)
         status.update(Text(f"Imported {info.get('taxaCount', 0):,} taxa; the reference "
                            "database is now active.", style="green"))
+
+    @staticmethod
+    def _failure(error: BaseException) -> Text:
+        """Why an import failed, to stay on screen: the reason in words, then the engine's own
+        finding (``wrong magic bytes``) when it gave one."""
+        text = Text("Import failed: nothing was changed.\n", style="red")
+        text.append(error_message(error), style="bold")
+        detail = error_detail(error)
+        if detail:
+            text.append(f"\n{detail}", style="dim")
+        return text
 
     def action_cancel_import(self) -> None:
         if self.import_call is not None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Union
 
 from rich.text import Text
 from textual import on, work
@@ -10,18 +11,38 @@ from textual.app import ComposeResult
 from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
-from .base import EnginePane, guarded
-from .format import breadcrumb, taxon_label
+from .base import EnginePane, browser_of, guarded
+from .styled import breadcrumb, taxon_label
 
-class TaxonTree(Tree):
+
+@dataclass
+class TaxonRow:
+    """A row of the tree that is a taxon; ``loaded`` once its first page of children was asked."""
+
+    taxon: Dict[str, Any]
+    loaded: bool = False
+
+
+@dataclass
+class MoreRow:
+    """The row that ends a partial page: moving onto it loads the page from ``cursor``."""
+
+    cursor: str
+    loading: bool = False
+
+
+Row = Union[TaxonRow, MoreRow]
+
+
+class TaxonTree(Tree[Row]):
     """The tree widget; ``d`` opens the highlighted taxon's detail."""
 
     BINDINGS = [("d", "open_detail", "Detail")]
 
     def action_open_detail(self) -> None:
         node = self.cursor_node
-        if node is not None and node.data and "taxon" in node.data:
-            self.app.open_detail(node.data["taxon"]["id"])  # type: ignore[attr-defined]
+        if node is not None and isinstance(node.data, TaxonRow):
+            browser_of(self).open_detail(node.data.taxon["id"])
 
 
 class TreePane(EnginePane):
@@ -59,57 +80,57 @@ class TreePane(EnginePane):
             self._focused_once = True  # at start only: later reloads leave the focus alone
             tree.focus()
 
-    def _add_taxon(self, parent: TreeNode, taxon: Dict[str, Any]) -> TreeNode:
+    def _add_taxon(self, parent: TreeNode[Row], taxon: Dict[str, Any]) -> TreeNode[Row]:
         expandable = bool(taxon.get("childCount"))
-        return parent.add(taxon_label(taxon), data={"taxon": taxon, "loaded": False},
+        return parent.add(taxon_label(taxon, self.browser.lang), data=TaxonRow(taxon),
                           allow_expand=expandable)
 
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded) -> None:
-        data = event.node.data
-        if data and "taxon" in data and not data["loaded"]:
-            data["loaded"] = True
+        row = event.node.data
+        if isinstance(row, TaxonRow) and not row.loaded:
+            row.loaded = True
             self.load_page(event.node, None)
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted) -> None:
         node = event.node
-        data = node.data or {}
-        if data.get("more") and not data.get("loading"):
+        row = node.data
+        if isinstance(row, MoreRow) and not row.loading and node.parent is not None:
             # The user scrolled down to the end of a page: fetch the next one.
-            data["loading"] = True
+            row.loading = True
             self.load_page(node.parent, node)
         self.query_one("#crumbs", Static).update(breadcrumb(self.path_to(node)))
 
     @on(Tree.NodeSelected)
     def _selected(self, event: Tree.NodeSelected) -> None:
-        data = event.node.data or {}
-        taxon = data.get("taxon")
-        if taxon and not taxon.get("childCount"):
-            self.browser.open_detail(taxon["id"])
+        row = event.node.data
+        if isinstance(row, TaxonRow) and not row.taxon.get("childCount"):
+            self.browser.open_detail(row.taxon["id"])
 
-    def path_to(self, node: Optional[TreeNode]) -> List[Dict[str, Any]]:
+    def path_to(self, node: Optional[TreeNode[Row]]) -> List[Dict[str, Any]]:
         """The taxa from the root down to ``node``."""
         path = []
         while node is not None:
-            if node.data and "taxon" in node.data:
-                path.append(node.data["taxon"])
+            if isinstance(node.data, TaxonRow):
+                path.append(node.data.taxon)
             node = node.parent
         return list(reversed(path))
 
     @work(group="tree-pages")
     @guarded
-    async def load_page(self, parent: TreeNode, more: Optional[TreeNode]) -> None:
-        cursor = more.data["cursor"] if more is not None else None
-        params: Dict[str, Any] = {"id": parent.data["taxon"]["id"], "limit": self.browser.page_size,
+    async def load_page(self, parent: TreeNode[Row], more: Optional[TreeNode[Row]]) -> None:
+        assert isinstance(parent.data, TaxonRow)
+        more_row = more.data if more is not None and isinstance(more.data, MoreRow) else None
+        params: Dict[str, Any] = {"id": parent.data.taxon["id"], "limit": self.browser.page_size,
                                   "lang": self.browser.lang}
-        if cursor:
-            params["cursor"] = cursor
+        if more_row is not None:
+            params["cursor"] = more_row.cursor
         try:
             result = await self.browser.call("taxon/children", **params)
         finally:
-            if more is not None:
-                more.data["loading"] = False
+            if more_row is not None:
+                more_row.loading = False
         tree = self.query_one(TaxonTree)
         was_on_more = more is not None and tree.cursor_node is more
         if more is not None:
@@ -120,8 +141,8 @@ class TreePane(EnginePane):
             first = first or node
         next_cursor = result.get("nextCursor")
         if next_cursor:
-            shown = sum(1 for child in parent.children if child.data and "taxon" in child.data)
+            shown = sum(1 for child in parent.children if isinstance(child.data, TaxonRow))
             label = Text(f"… more below {shown} (scroll down or press Enter)", style="dim italic")
-            parent.add_leaf(label, data={"more": True, "cursor": next_cursor, "loading": False})
+            parent.add_leaf(label, data=MoreRow(next_cursor))
         if was_on_more and first is not None:
             tree.move_cursor(first)
