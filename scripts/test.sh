@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+# The embedded dataset's own descriptions: names, languages, and numbers that agree with the traits.
+python3 scripts/check-descriptions.py
 swift build --build-tests
 # Serial: the end-to-end tests spawn engines and time their answers; on a 2-core machine parallel
 # suites that block threads would starve each other.
