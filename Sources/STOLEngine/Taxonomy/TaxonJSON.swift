@@ -75,6 +75,7 @@ extension TaxonDetail: JSONWritable {
             o.member("preferredCommonName", ifPresent: preferredCommonName)
             o.member("preferredCommonNameLang", ifPresent: preferredCommonNameLang)
             o.member("references", references)
+            o.member("sharedName", ifPresent: sharedName)
             o.member("synonyms", synonyms)
             o.member("taxon", taxon)
             o.member("traits", traits)

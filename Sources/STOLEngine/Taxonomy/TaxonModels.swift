@@ -64,4 +64,6 @@ public struct TaxonDetail: Codable, Sendable {
     public var traits: [Trait]
     public var references: [Reference]
     public var childCount: Int
+    /// Present when a group above or a member below goes by the same common name (`SharedName`).
+    public var sharedName: SharedName? = nil
 }

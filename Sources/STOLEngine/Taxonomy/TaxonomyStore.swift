@@ -158,7 +158,10 @@ public struct TaxonomyStore: Sendable {
                 synonyms: names.filter { $0.type == .synonym },
                 traits: try Self.traits(db, id),
                 references: try Self.references(db, id),
-                childCount: taxon.childCount ?? 0)
+                childCount: taxon.childCount ?? 0,
+                sharedName: try SharedName.find(
+                    id: id, scientificName: taxon.scientificName, rank: taxon.rank, commonName: taxon.preferredCommonName,
+                    lang: taxon.preferredCommonNameLang, in: db))
         }
     }
 
