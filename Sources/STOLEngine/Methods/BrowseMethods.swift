@@ -171,9 +171,9 @@ enum BrowseMethods {
         static let name = "taxon/names"
     }
 
-    /// `taxon/traits`: a taxon's traits.
+    /// `taxon/traits`: a taxon's traits, keys and values in `lang` where the engine can translate them.
     enum ListTraits: RPCMethod {
-        typealias Params = TaxonIDParams
+        typealias Params = IDParams
         typealias Result = Traits
         static let name = "taxon/traits"
     }
@@ -244,7 +244,7 @@ enum BrowseMethods {
             Names(names: try await engine.store().names(try Params.taxonID(p.id), lang: try p.lang.map { try Params.language($0) }))
         }
         table.on(ListTraits.self) { p, _ in
-            Traits(traits: try await engine.store().traits(try Params.taxonID(p.id)))
+            Traits(traits: try await engine.store().traits(try Params.taxonID(p.id), lang: try Params.language(p.lang)))
         }
         table.on(ListReferences.self) { p, _ in
             References(references: try await engine.store().references(try Params.taxonID(p.id)))
