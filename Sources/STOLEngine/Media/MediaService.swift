@@ -76,8 +76,13 @@ public actor MediaService {
     /// The bundled photographs, read on first use; nil when they could not be read (logged).
     private var bundled: BundledMedia??
     private let loadBundled: @Sendable () throws -> BundledMedia
-    /// Where the bundled photographs go in the last database asked about.
-    private var matched: (database: TaxonomyDatabase, matches: BundledMedia.Matches)?
+    /// Where the bundled photographs go in the last database asked about, held weakly: a
+    /// database switched away from (and perhaps deleted) is not kept open for it.
+    private struct Matched {
+        weak var database: TaxonomyDatabase?
+        var matches: BundledMedia.Matches
+    }
+    private var matched: Matched?
 
     public init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: StolFileImporter.Limits, logger: Logger,
                 bundled: @escaping @Sendable () throws -> BundledMedia = BundledMedia.embedded) {
@@ -129,7 +134,7 @@ public actor MediaService {
         if !matches.unmatched.isEmpty {
             logger.info("bundled images: \(matches.unmatched.count) of \(media.photos.count) photographs match no taxon of the \(database.source.rawValue) database: \(matches.unmatched.joined(separator: ", "))")
         }
-        matched = (database, matches)
+        matched = Matched(database: database, matches: matches)
         return (media, matches)
     }
 

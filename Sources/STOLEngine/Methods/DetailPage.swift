@@ -99,6 +99,8 @@ enum DetailPage {
         let lang = try Params.language(p.lang)
         let (parts, size) = try p.validated()
         let store = await engine.store()
+        // The default detail: one read, no child tasks.
+        guard !parts.isEmpty else { return Answer(detail: try await store.detail(id, lang: lang)) }
         async let detail = store.detail(id, lang: lang)
         async let image = parts.contains(.image) ? MediaMethods.image(of: id, size: size, engine: engine) : nil
         async let favorite = parts.contains(.favorite) ? engine.favorites.contains(id) : nil
