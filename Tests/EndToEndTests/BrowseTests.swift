@@ -148,7 +148,12 @@ import Testing
         #expect(spanish.contains { $0["name"] == "Felis leo" && $0["type"] == "synonym" })
         #expect(!spanish.contains { $0["lang"] == "en" })
         let traits = await engine.result("taxon/traits", .object(["id": .integer(leo)]))?["traits"]?.arrayValue ?? []
-        #expect(traits == [.object(["key": "diet", "value": "carnivore"]), .object(["key": "habitat", "value": "savanna"])])
+        #expect(traits == [.object(["key": "diet", "label": "diet", "translated": true, "value": "carnivore"]),
+                           .object(["key": "habitat", "label": "habitat", "translated": true, "value": "savanna"])])
+        // In German: the key's label and the value, translated.
+        let german = await engine.result("taxon/traits", .object(["id": .integer(leo), "lang": "de"]))?["traits"]?.arrayValue ?? []
+        #expect(german == [.object(["key": "diet", "label": "Ernährung", "translated": true, "value": "Fleischfresser"]),
+                           .object(["key": "habitat", "label": "Lebensraum", "translated": true, "value": "Savanne"])])
         let refs = await engine.result("taxon/references", .object(["id": .integer(leo)]))?["references"]?.arrayValue ?? []
         #expect(refs.first?["citation"]?.stringValue?.contains("Systema Naturae") == true)
 

@@ -106,7 +106,7 @@ import Testing
         #expect(await Self.serving(engine, setup))
         var baseline = await Self.state(engine)
         #expect(baseline.info?["source"] == "reference")
-        #expect(baseline.packs?["packs"]?.arrayValue?.count == 1)
+        #expect(baseline.packs?["packs"]?.arrayValue?.count == 2)  // the bundled photographs and the installed pack
         #expect(baseline.reference == Data(setup.files.database))
 
         var tally = Tally()

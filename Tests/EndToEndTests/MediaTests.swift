@@ -59,6 +59,7 @@ enum TestPNG {
         var tigris: Int64
         var panthera: Int64
         var catus: Int64
+        var wolf: Int64
         var png: [String: Data]
 
         func file(_ name: String) -> URL { dir.appendingPathComponent(name) }
@@ -91,7 +92,7 @@ enum TestPNG {
         for (name, data) in png { try data.write(to: images.appendingPathComponent(name)) }
         var kit = Kit(dir: dir, database: database, key: key, otherKey: otherKey, publicKey: keygen.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
                       pack: dir.appendingPathComponent("big-cats.stolmedia"), leo: try id(database, "Panthera leo"), tigris: try id(database, "Panthera tigris"),
-                      panthera: try id(database, "Panthera"), catus: try id(database, "Felis catus"), png: png)
+                      panthera: try id(database, "Panthera"), catus: try id(database, "Felis catus"), wolf: try id(database, "Canis lupus"), png: png)
         let manifest = """
             file,taxonId,credit,license
             leo-small.png,\(kit.leo),"Photo: A. Person, Wikimedia",CC BY 4.0
@@ -123,7 +124,7 @@ enum TestPNG {
     @Test func importListReadAndFallBackToTheGenus() async throws {
         let kit = try Self.kit.get()
         let engine = try engine()
-        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.count == 0)
+        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.map { $0["id"] } == ["bundled"])
         #expect(await engine.call("media/image", .object(["taxonId": .integer(Int(kit.leo))]))?["result"] == .null)
 
         engine.send(#"{"jsonrpc":"2.0","id":"imp","method":"media/import","params":{"path":"\#(kit.pack.path)","_meta":{"progressToken":"p"}}}"#)
@@ -147,7 +148,7 @@ enum TestPNG {
         #expect(FileManager.default.fileExists(atPath: engine.dataDirectory.appendingPathComponent("Media/big-cats.sqlite").path))
 
         let packs = try #require(await engine.result("media/packs")?["packs"]?.arrayValue)
-        #expect(packs.map { $0["id"] } == ["big-cats"])
+        #expect(packs.map { $0["id"] } == ["bundled", "big-cats"])
 
         // The largest of the species' own images.
         let leo = try #require(await engine.result("media/image", .object(["taxonId": .integer(Int(kit.leo))])))
@@ -166,19 +167,19 @@ enum TestPNG {
         #expect(tigris["fallbackFrom"]?["scientificName"] == "Panthera")
         #expect(Data(base64Encoded: tigris["data"]?.stringValue ?? "") == kit.png["panthera.png"])
 
-        // No image and no genus image; an unknown id; a bad id.
-        #expect(await engine.call("media/image", .object(["taxonId": .integer(Int(kit.catus))]))?["result"] == .null)
+        // No image and no genus image (the bundled dog is no picture of a wolf); an unknown id; a bad id.
+        #expect(await engine.call("media/image", .object(["taxonId": .integer(Int(kit.wolf))]))?["result"] == .null)
         #expect(await engine.call("media/image", .object(["taxonId": 424242]))?["result"] == .null)
         expectError(await engine.call("media/image", .object(["taxonId": 0])), code: -32602, kind: "invalidParams")
 
         // storage/report lists the pack.
         let report = try #require(await engine.result("storage/report"))
-        #expect(report["mediaPacks"]?.arrayValue?.first?["id"] == "big-cats")
-        #expect(report["mediaPacks"]?.arrayValue?.first?["bytes"] == pack["bytes"])
+        #expect(report["mediaPacks"]?.arrayValue?.last?["id"] == "big-cats")
+        #expect(report["mediaPacks"]?.arrayValue?.last?["bytes"] == pack["bytes"])
 
         // Deleting it.
         #expect(await engine.result("media/deletePack", .object(["id": "big-cats"]))?["deleted"] == true)
-        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.count == 0)
+        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.count == 1)
         #expect(await engine.call("media/image", .object(["taxonId": .integer(Int(kit.leo))]))?["result"] == .null)
         expectError(await engine.call("media/deletePack", .object(["id": "big-cats"])), code: -32002, kind: "mediaPackNotFound")
     }
@@ -210,10 +211,12 @@ enum TestPNG {
         expectError(await importPack(engine, kit.file("missing.stolmedia")), code: -32021, kind: "fileUnreadable")
 
         #expect(try Data(contentsOf: installed) == before)
-        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.count == 1)
+        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.count == 2)
         #expect(await engine.result("media/cancelImport")?["cancelled"] == false)
 
-        // A valid pack with the same id replaces the installed one.
+        // The bundled cat shows until a pack has a cat of its own.
+        #expect(await engine.result("media/image", .object(["taxonId": .integer(Int(kit.catus))]))?["packId"] == "bundled")
+        // A valid pack with the same id replaces the installed one, and its cat overrides the bundled one.
         let replacement = kit.file("replacement.stolmedia")
         #expect(try Self.packMedia(kit, manifest: "panthera.png,\(kit.catus),Drawing,CC0\n", id: "big-cats", version: "2", out: replacement).code == 0)
         let replaced = await importPack(engine, replacement)?["result"]
@@ -235,7 +238,7 @@ enum TestPNG {
         }
         expectError(await engine.call("media/deletePack", .object(["id": 5])), code: -32602, kind: "invalidParams")
         #expect(FileManager.default.fileExists(atPath: outside.path))
-        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.count == 1)
+        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.count == 2)
     }
 
     @Test func packMediaRejectsBadInput() throws {

@@ -53,7 +53,8 @@ import Testing
     static func servesEveryMethod(_ engine: EngineProcess, _ file: URL) async throws {
         let leo = try id("Panthera leo", file), tiger = try id("Panthera tigris", file), felidae = try id("Felidae", file)
         let traits = await engine.result("taxon/traits", .object(["id": .integer(leo)]))?["traits"]
-        #expect(traits == .array([.object(["key": "diet", "value": "carnivore"]), .object(["key": "habitat", "value": "savanna"])]))
+        #expect(traits == .array([.object(["key": "diet", "label": "diet", "translated": true, "value": "carnivore"]),
+                                  .object(["key": "habitat", "label": "habitat", "translated": true, "value": "savanna"])]))
         let within = await engine.result("search/query", .object(["query": "tiger", "within": .integer(felidae)]))
         #expect(within?["results"]?.arrayValue?.first?["id"] == .integer(tiger))
         let fuzzy = await engine.result("search/query", .object(["query": "pantera leo"]))

@@ -14,7 +14,11 @@ import Testing
         #expect(empty["reference"]?["available"] == false)
         #expect(empty["reference"]?["active"] == false)
         #expect(empty["favorites"]?["bytes"] == 0)
-        #expect(empty["mediaPacks"] == [])
+        // Only the bundled photographs, which ship with the engine and cannot be deleted.
+        let packs = try #require(empty["mediaPacks"]?.arrayValue)
+        #expect(packs.map { $0["id"] } == ["bundled"])
+        #expect(packs.first?["deletable"] == false && packs.first?["bundled"] == true)
+        #expect((packs.first?["bytes"]?.int64Value ?? 0) > 1_000_000)
         #expect(empty["diagnostics"]?["bytes"] == 0)
         #expect(empty["diagnostics"]?["enabled"] == false)
         #expect((empty["volume"]?["freeBytes"]?.int64Value ?? 0) > 0)

@@ -80,6 +80,7 @@ import Testing
         let found = try await client.call(SearchMethods.Query.self, .init(query: "Panthera leo", rank: "species"))
         let lion = try #require(found["results"]?.arrayValue?.first?["id"]?.int64Value)
         let tiger = try #require(try await client.call(SearchMethods.Query.self, .init(query: "Panthera tigris", rank: "species"))["results"]?.arrayValue?.first?["id"]?.int64Value)
+        let koala = try #require(try await client.call(SearchMethods.Query.self, .init(query: "Phascolarctos cinereus", rank: "species"))["results"]?.arrayValue?.first?["id"]?.int64Value)
         _ = try await client.call(FavoritesMethods.Add.self, .init(taxonId: lion))
         let calls: [(String, JSONValue?)] = [
             ("database/info", nil), ("database/languages", nil), ("taxon/get", .object(["id": .integer(lion)])), ("taxon/roots", nil),
@@ -93,6 +94,11 @@ import Testing
             ("favorites/export", nil), ("favorites/toggle", .object(["taxonId": .integer(tiger)])), ("about", nil), ("storage/report", nil),
             ("diagnostics/status", nil), ("media/packs", nil), ("media/image", .object(["taxonId": .integer(lion)])),
             ("database/cancelImport", nil), ("media/cancelImport", nil),
+            ("taxon/traits", .object(["id": .integer(lion), "lang": "de"])),
+            ("taxon/detail", .object(["id": .integer(lion), "lang": "fr", "include": ["image", "favorite", "relatives"]])),
+            ("media/image", .object(["taxonIds": [.integer(lion), .integer(koala)], "size": "thumbnail"])),
+            ("taxon/detail", .object(["id": .integer(koala), "include": ["image"], "imageSize": "page"])),
+            ("search/query", .object(["query": "Koala"])),
         ]
         for (name, params) in calls {
             let result = try await client.call(name, params: params)

@@ -178,6 +178,38 @@ import STOLSupport
         #expect(answers.first { $0["id"] == .number("2") }?["result"] == .number("42"))
     }
 
+    /// A contract whose requests read `a` only when their params ask for it.
+    enum MaybeReadsA: RPCMethod {
+        struct Params: Decodable, Sendable { var withA: Bool? }
+        typealias Result = JSONValue
+        static let name = "maybeGetA"
+        static func ordering(for params: JSONValue?) -> MethodOrdering { params?["withA"] == .bool(true) ? .reads("a") : .concurrent }
+    }
+
+    /// A request orders by its params (`RPCMethod.ordering(for:)`): the one that asks to read `a`
+    /// waits for the earlier write of it, the one that does not overtakes it.
+    @Test func orderingFollowsEachRequestsParams() async throws {
+        let value = Locked(0)
+        var methods = MethodTable()
+        methods.on("slowSet", ordering: .writes("a")) { (_: NoParams, _) in
+            try await Task.sleep(for: .milliseconds(400))
+            value.withLock { $0 = 42 }
+            return EmptyResult()
+        }
+        methods.on(MaybeReadsA.self) { _, _ in JSONValue.integer(value.withLock { $0 }) }
+        #expect(methods["maybeGetA"]?.ordering == .concurrent)
+        #expect(methods["maybeGetA"]?.ordering(for: .object(["withA": true])) == .reads("a"))
+        let h = ServerHarness(methods: methods)
+        h.send(#"{"jsonrpc":"2.0","id":1,"method":"slowSet"}"#)
+        h.send(#"{"jsonrpc":"2.0","id":2,"method":"maybeGetA","params":{"withA":true}}"#)
+        h.send(#"{"jsonrpc":"2.0","id":3,"method":"maybeGetA","params":{}}"#)
+        var answers: [JSONValue] = []
+        for _ in 0..<3 { if let line = await h.next() { answers.append(line) } }
+        #expect(answers.compactMap { $0["id"]?.int64Value } == [3, 1, 2])
+        #expect(answers.first { $0["id"] == .number("3") }?["result"] == .number("0"))
+        #expect(answers.first { $0["id"] == .number("2") }?["result"] == .number("42"))
+    }
+
     /// A write waits for the reads read before it, so a read never sees a later write.
     @Test func writesWaitForEarlierReadsOfTheirResource() async throws {
         let value = Locked(0)

@@ -6,7 +6,8 @@ enum TaxonReference: Sendable, Equatable {
     case name(String)
 
     /// The taxon's id. A name must match one taxon's name exactly (accents aside); several such
-    /// taxa are ambiguous and none is unknown, and both are told to the model with candidates.
+    /// taxa are ambiguous and none is unknown, and both are told to the model with candidates,
+    /// except a group and its member sharing a common name, which mean the member (the species).
     func resolve(in table: MethodTable, context: RequestContext, language: String) async throws -> Int64 {
         switch self {
         case .id(let id):
@@ -21,6 +22,7 @@ enum TaxonReference: Sendable, Equatable {
             let results = found["results"]?.arrayValue ?? []
             let exact = results.filter { ["exact", "exact-folded"].contains($0["matchTier"]?.stringValue ?? "") }
             if exact.count == 1, let id = exact[0]["id"]?.int64Value { return id }
+            if let id = Self.memberOfOneLineage(exact) { return id }
             if exact.count > 1 {
                 throw MCPToolError(
                     message: "\"\(name)\" names \(exact.count) taxa; ask which one is meant, then call again with its id: "
@@ -35,6 +37,22 @@ enum TaxonReference: Sendable, Equatable {
         }
     }
 
+    /// When every exact match shares its common name with another of them up or down one
+    /// lineage (`sharedName`: "Koala" the family and "Koala" its species), the lowest-ranked: a
+    /// name that means a group and its member means the member. Nil otherwise.
+    static func memberOfOneLineage(_ exact: [JSONValue]) -> Int64? {
+        guard exact.count > 1 else { return nil }
+        let ids = Set(exact.compactMap { $0["id"]?.int64Value })
+        let linked = exact.allSatisfy { result in
+            let other = result["sharedName"]?["namedFor"]?["id"] ?? result["sharedName"]?["group"]?["id"]
+            return other?.int64Value.map(ids.contains) ?? false
+        }
+        guard linked else { return nil }
+        let level: (JSONValue) -> Int = { result in result["rank"]?.stringValue.flatMap(Rank.init(rawValue:))?.level ?? -1 }
+        let lowest = exact.max { level($0) < level($1) }
+        return lowest.flatMap { level($0) == Rank.species.level ? $0["id"]?.int64Value : nil }
+    }
+
     /// `Panthera leo (species), id 123, "Lion"`, or `Morus (genus in Aves), id 456` for a homonym.
     private static func describe(_ result: JSONValue) -> String {
         var text = result["disambiguation"]?["display"]?.stringValue
@@ -46,7 +64,7 @@ enum TaxonReference: Sendable, Equatable {
 
     private static func candidate(_ result: JSONValue) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("id", result["id"] ?? .null), ("scientificName", result["scientificName"] ?? .null)]
-        for key in ["rank", "preferredCommonName", "disambiguation", "matchedName"] {
+        for key in ["rank", "preferredCommonName", "disambiguation", "sharedName", "matchedName"] {
             if let value = result[key] { members.append((key, value)) }
         }
         return .object(members)

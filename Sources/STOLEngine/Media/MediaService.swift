@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import STOLSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -27,17 +28,24 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Installed media packs in `<data-dir>/Media/<packId>.sqlite`, imported from signed `.stolmedia`
-/// files through the same staged, verified path as reference databases.
+/// The images `media/image` serves: the photographs that ship with the engine (`BundledMedia`)
+/// and the packs installed in `<data-dir>/Media/<packId>.sqlite`, imported from signed
+/// `.stolmedia` files through the same staged, verified path as reference databases. An
+/// installed pack's image of a taxon is served before a bundled one: packs override and add.
 public actor MediaService {
     public struct Pack: Encodable, Sendable, Equatable {
         public var id: String
         public var name: String
         public var version: String
         public var bytes: Int64
+        /// Images in an installed pack; photographs (each in every `ImageSize`) in the bundled one.
         public var imageCount: Int
-        /// Bundled packs (none ship today) are never deletable.
+        /// False for the bundled photographs, which ship with the engine.
         public var deletable: Bool
+        /// True for the bundled photographs.
+        public var bundled: Bool = false
+        /// The bundled photographs that show no taxon of the active database, by scientific name.
+        public var unmatched: [String]? = nil
     }
 
     public struct Image: Sendable {
@@ -47,23 +55,41 @@ public actor MediaService {
         public var height: Int
         public var credit: String
         public var license: String
+        /// The photographer; bundled photographs only (a pack's `credit` says it in its own words).
+        public var author: String?
+        /// The page the image comes from; bundled photographs only.
+        public var source: String?
+        /// What the photograph shows, when it was matched to a taxon other than by its own name.
+        public var depicts: String?
         public var bytes: Data
         public var packID: String
     }
 
-    /// Ids of packs that ship with the app; `media/deletePack` refuses them.
-    public static let bundledPackIDs: Set<String> = []
+    /// Ids of packs that ship with the app; `media/deletePack` refuses them, and no import takes them.
+    public static let bundledPackIDs: Set<String> = [BundledMedia.packID]
 
     public nonisolated let directory: URL
     public nonisolated let importer: StolFileImporter
     private let logger: Logger
     private var job: ImportJob?
     private var open: [String: DatabaseQueue] = [:]
+    /// The bundled photographs, read on first use; nil when they could not be read (logged).
+    private var bundled: BundledMedia??
+    private let loadBundled: @Sendable () throws -> BundledMedia
+    /// Where the bundled photographs go in the last database asked about, held weakly: a
+    /// database switched away from (and perhaps deleted) is not kept open for it.
+    private struct Matched {
+        weak var database: TaxonomyDatabase?
+        var matches: BundledMedia.Matches
+    }
+    private var matched: Matched?
 
-    public init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: StolFileImporter.Limits, logger: Logger) {
+    public init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: StolFileImporter.Limits, logger: Logger,
+                bundled: @escaping @Sendable () throws -> BundledMedia = BundledMedia.embedded) {
         directory = dataDirectory.appendingPathComponent("Media")
         importer = StolFileImporter(scratch: scratch, trustedKeys: trustedKeys, limits: limits, kind: .media)
         self.logger = logger
+        self.loadBundled = bundled
     }
 
     nonisolated func url(_ id: String) -> URL { directory.appendingPathComponent("\(id).sqlite") }
@@ -71,7 +97,8 @@ public actor MediaService {
     /// Installed pack ids, sorted. Blocking directory read; small.
     nonisolated func installedIDs() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".sqlite") }.map { String($0.dropLast(7)) }.filter(MediaPackSchema.isValidPackID).sorted()
+        return names.filter { $0.hasSuffix(".sqlite") }.map { String($0.dropLast(7)) }
+            .filter { MediaPackSchema.isValidPackID($0) && !Self.bundledPackIDs.contains($0) }.sorted()
     }
 
     private func connection(_ id: String) throws -> DatabaseQueue {
@@ -85,8 +112,41 @@ public actor MediaService {
         return queue
     }
 
-    public func packs() async -> [Pack] {
+    /// The bundled photographs, read from the engine's resources once (off the pool).
+    func bundledMedia() async -> BundledMedia? {
+        if let bundled { return bundled }
+        let load = loadBundled
+        let result: BundledMedia?
+        do { result = try await OffPool.run(load) } catch {
+            logger.error("the bundled images cannot be read: \(error)")
+            result = nil
+        }
+        bundled = .some(result)
+        return result
+    }
+
+    /// Where the bundled photographs go in `database`, worked out once per database; unmatched
+    /// photographs are logged then.
+    func bundledMatches(in database: TaxonomyDatabase) async throws -> (BundledMedia, BundledMedia.Matches)? {
+        guard let media = await bundledMedia() else { return nil }
+        if let matched, matched.database === database { return (media, matched.matches) }
+        let matches = try await database.read { db in try media.matches(in: db) }
+        if !matches.unmatched.isEmpty {
+            logger.info("bundled images: \(matches.unmatched.count) of \(media.photos.count) photographs match no taxon of the \(database.source.rawValue) database: \(matches.unmatched.joined(separator: ", "))")
+        }
+        matched = Matched(database: database, matches: matches)
+        return (media, matches)
+    }
+
+    /// The bundled photographs as a pack (with what `database` lacks), then the installed packs by id.
+    public func packs(matchingIn database: TaxonomyDatabase? = nil) async -> [Pack] {
         var result: [Pack] = []
+        if let media = await bundledMedia() {
+            var unmatched: [String]?
+            if let database { unmatched = (try? await bundledMatches(in: database))?.1.unmatched }
+            result.append(Pack(id: BundledMedia.packID, name: BundledMedia.packName, version: EngineInfo.version, bytes: media.bytes,
+                               imageCount: media.photos.count, deletable: false, bundled: true, unmatched: unmatched))
+        }
         for id in installedIDs() {
             guard let queue = try? connection(id) else { continue }
             let bytes = ((try? FileManager.default.attributesOfItem(atPath: url(id).path))?[.size] as? NSNumber)?.int64Value ?? 0
@@ -99,38 +159,77 @@ public actor MediaService {
                 return (info, try Int.fetchOne(db, sql: "SELECT count(*) FROM images") ?? 0)
             }
             guard let (info, count) = facts else { continue }
-            result.append(Pack(id: id, name: info["name"] ?? id, version: info["version"] ?? "", bytes: bytes, imageCount: count,
-                               deletable: !Self.bundledPackIDs.contains(id)))
+            result.append(Pack(id: id, name: info["name"] ?? id, version: info["version"] ?? "", bytes: bytes, imageCount: count, deletable: true))
         }
         return result
     }
 
-    /// The largest image of `taxonID` in any pack (ties: pack id, then insertion order). A pack
-    /// that cannot be read is logged and skipped, so one damaged pack never hides the others.
-    public func image(for taxonID: Int64) async throws -> Image? {
-        var best: Image?
+    /// An image a taxon could be shown with, before its bytes are read.
+    private struct Candidate {
+        var image: Image
+        var row: Int64?
+        var file: URL?
+        var dimensions: (width: Int, height: Int) { (image.width, image.height) }
+    }
+
+    /// The image of `taxonID` in `size` (nil: the largest): from the installed packs when any
+    /// has one (the nearest in size of all their images of it; ties: pack id, then insertion
+    /// order), else from the bundled photographs matched in `database`. A pack that cannot be
+    /// read is logged and skipped, so one damaged pack never hides the others.
+    public func image(for taxonID: Int64, size: ImageSize? = nil, in database: TaxonomyDatabase) async throws -> Image? {
+        var candidates = try await installedCandidates(taxonID)
+        if candidates.isEmpty { candidates = try await bundledCandidates(taxonID, in: database) }
+        let dimensions = candidates.map(\.dimensions)
+        guard let chosen = (size.map { $0.choose(dimensions) } ?? ImageSize.largest(dimensions)).map({ candidates[$0] }) else { return nil }
+        var image = chosen.image
+        if let file = chosen.file {
+            image.bytes = try await OffPool.run { try Data(contentsOf: file) }
+        } else if let row = chosen.row {
+            let queue = try connection(image.packID)
+            image.bytes = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT bytes FROM images WHERE id = ?", arguments: [row]) ?? Data() }
+        }
+        return image
+    }
+
+    /// Every installed pack's images of `taxonID`, without their bytes.
+    private func installedCandidates(_ taxonID: Int64) async throws -> [Candidate] {
+        var candidates: [Candidate] = []
         for id in installedIDs() {
             try Task.checkCancellation()
             guard let queue = try? connection(id) else { continue }
-            let found: Image?
             do {
-                found = try await queue.read { db -> Image? in
-                guard let row = try Row.fetchOne(db, sql: """
-                    SELECT taxon_id, mime_type, width, height, credit, license, bytes FROM images
-                    WHERE taxon_id = ? AND typeof(taxon_id) = 'integer' AND typeof(mime_type) = 'text' AND typeof(width) = 'integer'
-                      AND typeof(height) = 'integer' AND typeof(credit) = 'text' AND typeof(license) = 'text' AND typeof(bytes) = 'blob'
-                    ORDER BY width * height DESC, id LIMIT 1
-                    """, arguments: [taxonID]) else { return nil }
-                return Image(taxonID: row["taxon_id"], mimeType: row["mime_type"], width: row["width"], height: row["height"],
-                             credit: row["credit"], license: row["license"], bytes: row["bytes"], packID: id)
+                candidates += try await queue.read { db -> [Candidate] in
+                    try Row.fetchAll(db, sql: """
+                        SELECT id, taxon_id, mime_type, width, height, credit, license FROM images
+                        WHERE taxon_id = ? AND typeof(taxon_id) = 'integer' AND typeof(mime_type) = 'text' AND typeof(width) = 'integer'
+                          AND typeof(height) = 'integer' AND typeof(credit) = 'text' AND typeof(license) = 'text' AND typeof(bytes) = 'blob'
+                        ORDER BY id
+                        """, arguments: [taxonID]).map { row in
+                        Candidate(image: Image(taxonID: row["taxon_id"], mimeType: row["mime_type"], width: row["width"], height: row["height"],
+                                               credit: row["credit"], license: row["license"], bytes: Data(), packID: id),
+                                  row: row["id"])
+                    }
                 }
             } catch where !Task.isCancelled {
                 logger.warning("media pack \(id) cannot be read, skipped: \(error)")
-                continue
             }
-            if let found, found.width * found.height > (best.map { $0.width * $0.height } ?? -1) { best = found }
         }
-        return best
+        return candidates
+    }
+
+    /// The bundled photographs of `taxonID` in `database`, every size of each.
+    private func bundledCandidates(_ taxonID: Int64, in database: TaxonomyDatabase) async throws -> [Candidate] {
+        guard let (media, matches) = try await bundledMatches(in: database) else { return [] }
+        return (matches.byTaxon[taxonID] ?? []).flatMap { match -> [Candidate] in
+            let photo = media.photos[match.photo]
+            return photo.renditions.map { file in
+                Candidate(image: Image(taxonID: taxonID, mimeType: file.mimeType, width: file.width, height: file.height,
+                                       credit: photo.credit, license: photo.license, author: photo.author,
+                                       source: photo.source, depicts: match.kind == .scientificName ? nil : photo.scientificName,
+                                       bytes: Data(), packID: BundledMedia.packID),
+                          file: file.url)
+            }
+        }
     }
 
     /// Whether an import is running.
@@ -186,6 +285,9 @@ public actor MediaService {
             throw .importFailure(.databaseCorrupt("\(error)"))
         }
         guard let id, MediaPackSchema.isValidPackID(id) else { throw .importFailure(.databaseCorrupt("the media pack's id is missing or not a valid id")) }
+        guard !Self.bundledPackIDs.contains(id) else {
+            throw .importFailure(.databaseCorrupt("the media pack's id \"\(id)\" is the bundled images' own; packs must use another"))
+        }
         return id
     }
 
@@ -198,6 +300,4 @@ public actor MediaService {
         logger.info("deleted media pack \(id)")
     }
 
-    /// Bytes of every installed pack, for `storage/report`.
-    public func totalBytes() async -> Int64 { await packs().reduce(0) { $0 + $1.bytes } }
 }

@@ -171,9 +171,9 @@ enum BrowseMethods {
         static let name = "taxon/names"
     }
 
-    /// `taxon/traits`: a taxon's traits.
+    /// `taxon/traits`: a taxon's traits, keys and values in `lang` where the engine can translate them.
     enum ListTraits: RPCMethod {
-        typealias Params = TaxonIDParams
+        typealias Params = IDParams
         typealias Result = Traits
         static let name = "taxon/traits"
     }
@@ -197,11 +197,13 @@ enum BrowseMethods {
         static let name = "taxon/lineages"
     }
 
-    /// `taxon/detail`: a taxon with its lineage, names, traits and references in one answer.
+    /// `taxon/detail`: a taxon with its lineage, names, traits and references in one answer;
+    /// with `include`, its image, favourite state and closest relatives too (`DetailPage`).
     enum Detail: RPCMethod {
-        typealias Params = IDParams
-        typealias Result = TaxonDetail
+        typealias Params = DetailPage.Request
+        typealias Result = DetailPage.Answer
         static let name = "taxon/detail"
+        static func ordering(for params: JSONValue?) -> MethodOrdering { DetailPage.ordering(for: params) }
     }
 
     static func register(in table: inout MethodTable, engine: Engine) {
@@ -242,7 +244,7 @@ enum BrowseMethods {
             Names(names: try await engine.store().names(try Params.taxonID(p.id), lang: try p.lang.map { try Params.language($0) }))
         }
         table.on(ListTraits.self) { p, _ in
-            Traits(traits: try await engine.store().traits(try Params.taxonID(p.id)))
+            Traits(traits: try await engine.store().traits(try Params.taxonID(p.id), lang: try Params.language(p.lang)))
         }
         table.on(ListReferences.self) { p, _ in
             References(references: try await engine.store().references(try Params.taxonID(p.id)))
@@ -255,7 +257,7 @@ enum BrowseMethods {
             return try await engine.compare.lineages(ids)
         }
         table.on(Detail.self) { p, _ in
-            try await engine.store().detail(try Params.taxonID(p.id), lang: try Params.language(p.lang))
+            try await DetailPage.answer(p, engine: engine)
         }
     }
 }

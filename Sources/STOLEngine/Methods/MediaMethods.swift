@@ -11,8 +11,50 @@ enum MediaMethods {
         var path: String
     }
 
+    /// `taxonId` (one image, or null) or `taxonIds` (a list, one entry per id), and a `size`.
     struct ImageParams: Codable, Sendable {
-        var taxonId: Int64
+        var taxonId: Int64?
+        var taxonIds: [Int64]?
+        var size: String?
+
+        init(taxonId: Int64? = nil, taxonIds: [Int64]? = nil, size: String? = nil) {
+            self.taxonId = taxonId
+            self.taxonIds = taxonIds
+            self.size = size
+        }
+
+        /// The ids asked for (`single` when `taxonId` named one) and the size, each checked.
+        func validated() throws -> (ids: [Int64], single: Bool, size: ImageSize?) {
+            let size = try MediaMethods.size(self.size)
+            switch (taxonId, taxonIds) {
+            case (let id?, nil):
+                return ([try Params.taxonID(id, field: "taxonId")], true, size)
+            case (nil, let ids?):
+                guard !ids.isEmpty else { throw RPCError.invalidParams(field: "taxonIds", "must hold at least one taxon id") }
+                guard ids.count <= maxIDs else {
+                    throw RPCError.invalidParams(field: "taxonIds", "holds \(ids.count) ids; at most \(maxIDs) per call: split the list",
+                                                 ["limit": .integer(maxIDs), "count": .integer(ids.count)])
+                }
+                return (try ids.enumerated().map { try Params.taxonID($1, field: "taxonIds.\($0)") }, false, size)
+            case (nil, nil):
+                throw RPCError.invalidParams(field: "taxonId", "is required (or taxonIds)")
+            case (_?, _?):
+                throw RPCError.invalidParams(field: "taxonIds", "give taxonId or taxonIds, not both")
+            }
+        }
+    }
+
+    /// The most ids one `media/image` call takes: a page of results.
+    static let maxIDs = 50
+
+    /// An `ImageSize` by name; nil (the largest image) when absent.
+    static func size(_ value: String?, field: String = "size") throws -> ImageSize? {
+        guard let value else { return nil }
+        guard let size = ImageSize(rawValue: value) else {
+            let names = ImageSize.allCases.map(\.rawValue)
+            throw RPCError.invalidParams(field: field, "must be one of \(names.joined(separator: ", "))", ["allowed": .array(names.map { .string($0) })])
+        }
+        return size
     }
 
     struct IDParams: Codable, Sendable {
@@ -32,10 +74,49 @@ enum MediaMethods {
         var height: Int
         var credit: String
         var license: String
+        /// The photographer, and the page the image comes from (bundled photographs).
+        var author: String?
+        var source: String?
+        /// The species a photograph shows when it stands for another taxon (its genus, or a
+        /// domestic form under its species name).
+        var depicts: String?
         var packId: String
         var data: String
         /// Set when the taxon has no image of its own and this is its genus's.
         var fallbackFrom: Fallback?
+    }
+
+    /// One entry of a list answer: the id asked for and its image, or null.
+    struct ImageEntry: Encodable, Sendable {
+        var taxonId: Int64
+        var image: ImageResult?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(taxonId, forKey: .taxonId)
+            try container.encode(image, forKey: .image)  // null, not absent, when there is none
+        }
+
+        enum CodingKeys: String, CodingKey { case taxonId, image }
+    }
+
+    /// `media/image`'s answer: one image or null for `taxonId`, `{images: [...]}` for `taxonIds`.
+    enum ImageAnswer: Encodable, Sendable {
+        case one(ImageResult?)
+        case list([ImageEntry])
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .one(let image):
+                var container = encoder.singleValueContainer()
+                try container.encode(image)
+            case .list(let entries):
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(entries, forKey: .images)
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case images }
     }
 
     struct Packs: Encodable, Sendable {
@@ -44,7 +125,19 @@ enum MediaMethods {
 
     static func result(_ image: MediaService.Image, fallback: Fallback?) -> ImageResult {
         ImageResult(taxonId: image.taxonID, mimeType: image.mimeType, width: image.width, height: image.height, credit: image.credit,
-                    license: image.license, packId: image.packID, data: image.bytes.base64EncodedString(), fallbackFrom: fallback)
+                    license: image.license, author: image.author, source: image.source, depicts: image.depicts, packId: image.packID,
+                    data: image.bytes.base64EncodedString(), fallbackFrom: fallback)
+    }
+
+    /// The image of taxon `id` in `size` (nil: the largest), or, for a species without one, its
+    /// genus's, said so; nil when neither has one (also for ids the database does not know).
+    static func image(of id: Int64, size: ImageSize?, engine: Engine) async throws -> ImageResult? {
+        let store = await engine.store()
+        if let image = try await engine.media.image(for: id, size: size, in: store.database) { return result(image, fallback: nil) }
+        guard let taxon = try? await store.taxon(id), let rank = taxon.rank, rank > .genus else { return nil }
+        guard let genus = try await store.ancestors(id).last(where: { $0.rank == .genus }),
+              let image = try await engine.media.image(for: genus.id, size: size, in: store.database) else { return nil }
+        return result(image, fallback: Fallback(taxonId: genus.id, rank: "genus", scientificName: genus.scientificName))
     }
 
     /// `{"cancelled": …}`.
@@ -80,10 +173,11 @@ enum MediaMethods {
         static let ordering = MethodOrdering.reads(resource)
     }
 
-    /// `media/image`: a taxon's image (or its genus's, said so), as base64; null when none.
+    /// `media/image`: a taxon's image (or its genus's, said so) in a size, as base64; null when
+    /// none. With `taxonIds`, one entry per id, to fill a result list in one call.
     enum Image: RPCMethod {
         typealias Params = ImageParams
-        typealias Result = ImageResult?
+        typealias Result = ImageAnswer
         static let name = "media/image"
         static let ordering = MethodOrdering.reads(resource)
     }
@@ -117,17 +211,17 @@ enum MediaMethods {
             Cancelled(cancelled: await media.cancelImport())
         }
         table.on(ListPacks.self) { _, _ in
-            Packs(packs: await media.packs())
+            Packs(packs: await media.packs(matchingIn: await engine.databases.current()))
         }
         // A species without an image of its own shows its genus's, and says so.
-        table.on(Image.self) { p, _ -> ImageResult? in
-            let id = try Params.taxonID(p.taxonId, field: "taxonId")
-            if let image = try await media.image(for: id) { return result(image, fallback: nil) }
-            let store = await engine.store()
-            guard let taxon = try? await store.taxon(id), let rank = taxon.rank, rank > .genus else { return nil }
-            guard let genus = try await store.ancestors(id).last(where: { $0.rank == .genus }),
-                  let image = try await media.image(for: genus.id) else { return nil }
-            return result(image, fallback: Fallback(taxonId: genus.id, rank: "genus", scientificName: genus.scientificName))
+        table.on(Image.self) { p, _ -> ImageAnswer in
+            let (ids, single, size) = try p.validated()
+            var entries: [ImageEntry] = []
+            for id in ids {
+                try Task.checkCancellation()
+                entries.append(ImageEntry(taxonId: id, image: try await image(of: id, size: size, engine: engine)))
+            }
+            return single ? .one(entries[0].image) : .list(entries)
         }
         table.on(DeletePack.self) { p, _ in
             guard MediaPackSchema.isValidPackID(p.id) else {

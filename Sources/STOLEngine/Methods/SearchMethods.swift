@@ -147,13 +147,14 @@ enum SearchMethods {
                 return QueryResult(results: [], fuzzy: false, total: 0, totalCapped: false)
             }
             let page: SearchService.Page
+            let database = await engine.databases.current()
             do {
-                page = try await SearchService(database: await engine.databases.current()).search(query, options: options)
+                page = try await SearchService(database: database).search(query, options: options)
             } catch SearchError.unknownTaxon(let id) {
                 throw RPCError.invalidParams(field: "within", "no taxon has id \(id)")
             }
             return QueryResult(
-                results: page.results, nextCursor: page.nextOffset.map { SearchCursor.encode($0, binding: binding) }, nextOffset: page.nextOffset,
+                results: try await SharedName.annotating(page.results, in: database), nextCursor: page.nextOffset.map { SearchCursor.encode($0, binding: binding) }, nextOffset: page.nextOffset,
                 fuzzy: page.fuzzy, total: page.total, totalCapped: page.totalCapped)
         }
         table.on(Suggest.self) { p, _ in

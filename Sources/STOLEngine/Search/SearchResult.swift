@@ -25,6 +25,8 @@ public struct SearchResult: Codable, Sendable, Equatable {
     public var conservationStatus: ConservationStatus?
     public var status: TaxonStatus
     public var relevanceScore: Double
+    /// Present when a group above or a member below goes by the same common name (`SharedName`).
+    public var sharedName: SharedName? = nil
 }
 
 extension SearchResult: JSONWritable {
@@ -45,6 +47,7 @@ extension SearchResult: JSONWritable {
             o.member("rank", ifPresent: rank?.rawValue)
             o.member("relevanceScore", JSONNumberText(relevanceScore))
             o.member("scientificName", scientificName)
+            o.member("sharedName", ifPresent: sharedName)
             o.member("status", status.rawValue)
         }
     }

@@ -55,6 +55,7 @@ public struct StorageReport: Encodable, Sendable {
     public var bundled: Bundled
     public var reference: Reference
     public var favorites: Favorites
+    /// The bundled photographs first (never deletable), then the installed packs.
     public var mediaPacks: [MediaService.Pack]
     public var diagnostics: Diagnostics
     public var caches: Caches
@@ -93,7 +94,7 @@ public struct StorageReport: Encodable, Sendable {
     static func make(engine: Engine) async throws -> StorageReport {
         let active = await engine.databases.current().source == .reference
         let recovery = await engine.favorites.startUpRecovery()
-        let packs = await engine.media.packs()
+        let packs = await engine.media.packs(matchingIn: await engine.databases.current())
         let data = engine.configuration.dataDirectory
         let bundledBytes = engine.databases.bundled.sizeBytes
         let referenceURL = engine.reference.referenceURL

@@ -49,7 +49,9 @@ extension Trait: JSONWritable {
     public func writeJSON(into out: inout [UInt8]) {
         JSONObject.write(into: &out) { o in
             o.member("key", key)
+            o.member("label", ifPresent: label)
             o.member("source", ifPresent: source)
+            o.member("translated", ifPresent: translated)
             o.member("unit", ifPresent: unit)
             o.member("value", value)
         }
@@ -75,6 +77,7 @@ extension TaxonDetail: JSONWritable {
             o.member("preferredCommonName", ifPresent: preferredCommonName)
             o.member("preferredCommonNameLang", ifPresent: preferredCommonNameLang)
             o.member("references", references)
+            o.member("sharedName", ifPresent: sharedName)
             o.member("synonyms", synonyms)
             o.member("taxon", taxon)
             o.member("traits", traits)

@@ -34,6 +34,11 @@ public struct Trait: Codable, Sendable, Equatable, Hashable {
     public var unit: String?
     /// The reference the value was taken from (`traits.source_ref`).
     public var source: Reference?
+    /// `key` in the language asked for (`Lebensraum`); `key` itself stays the English identifier.
+    public var label: String? = nil
+    /// Whether `label` and `value` are in the language asked for; false when the engine could not
+    /// translate them and they come back as the source wrote them (in English).
+    public var translated: Bool? = nil
 
     public init(key: String, value: String, unit: String? = nil, source: Reference? = nil) {
         self.key = key
@@ -64,4 +69,6 @@ public struct TaxonDetail: Codable, Sendable {
     public var traits: [Trait]
     public var references: [Reference]
     public var childCount: Int
+    /// Present when a group above or a member below goes by the same common name (`SharedName`).
+    public var sharedName: SharedName? = nil
 }

@@ -125,10 +125,11 @@ public struct TaxonomyStore: Sendable {
         }
     }
 
-    public func traits(_ id: Int64) async throws -> [Trait] {
+    /// A taxon's traits, keys and values in `lang` where `TraitTranslations` can.
+    public func traits(_ id: Int64, lang: String = "en") async throws -> [Trait] {
         try await database.read { db in
             _ = try self.taxon(db, id, lang: "en")
-            return try Self.traits(db, id)
+            return try Self.traits(db, id).map { TraitTranslations.shipped.localized($0, to: lang) }
         }
     }
 
@@ -156,9 +157,12 @@ public struct TaxonomyStore: Sendable {
                 lineage: lineage,
                 names: byLanguage,
                 synonyms: names.filter { $0.type == .synonym },
-                traits: try Self.traits(db, id),
+                traits: try Self.traits(db, id).map { TraitTranslations.shipped.localized($0, to: lang) },
                 references: try Self.references(db, id),
-                childCount: taxon.childCount ?? 0)
+                childCount: taxon.childCount ?? 0,
+                sharedName: try SharedName.find(
+                    id: id, scientificName: taxon.scientificName, rank: taxon.rank, commonName: taxon.preferredCommonName,
+                    lang: taxon.preferredCommonNameLang, in: db))
         }
     }
 

@@ -52,11 +52,13 @@ extension RPCError {
         .kind(ErrorCode.methodNotFound, "methodNotFound", "Method not found: \(method)", ["method": .string(method)])
     }
 
-    /// Invalid params; `field` is a dotted path such as `taxonId` or `filters.rank`.
-    public static func invalidParams(field: String?, _ detail: String) -> RPCError {
+    /// Invalid params; `field` is a dotted path such as `taxonId` or `filters.rank`; `extra` adds
+    /// members to `data` (the allowed values, a limit).
+    public static func invalidParams(field: String?, _ detail: String, _ extra: KeyValuePairs<String, JSONValue> = [:]) -> RPCError {
         var fields: [(key: String, value: JSONValue)] = [("kind", "invalidParams")]
         if let field { fields.append(("field", .string(field))) }
         fields.append(("detail", .string(detail)))
+        fields.append(contentsOf: extra.map { (key: $0.key, value: $0.value) })
         let message = field.map { "Invalid params: \($0): \(detail)" } ?? "Invalid params: \(detail)"
         return RPCError(code: ErrorCode.invalidParams, message: message, data: .object(fields))
     }

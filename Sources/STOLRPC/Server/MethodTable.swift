@@ -3,8 +3,11 @@ public struct MethodTable: Sendable {
     /// A registered method.
     public struct Method: Sendable {
         public let name: String
-        /// What its requests wait for before they run.
+        /// What its requests wait for before they run (the most a request of it may ask for is
+        /// `ordering(for:)`; this is what every request waits for, as documented).
         public let ordering: MethodOrdering
+        /// The ordering of one request, from its params; nil when every request has `ordering`.
+        let orderingForParams: (@Sendable (JSONValue?) -> MethodOrdering)?
         /// The contract type it was registered with, when it was (`RPCMethod`).
         public let contract: (any RPCMethod.Type)?
         let run: @Sendable (JSONValue?, RequestContext) async throws -> [UInt8]
@@ -12,6 +15,11 @@ public struct MethodTable: Sendable {
         /// reads that need no waiting. It returns nil whenever it cannot (the params did not
         /// decode, the data is not ready, an error), and the request then runs as usual.
         let immediate: (@Sendable (JSONValue?, ImmediateContext) -> [UInt8]?)?
+
+        /// How a request with `params` orders against earlier ones.
+        public func ordering(for params: JSONValue?) -> MethodOrdering {
+            orderingForParams?(params) ?? ordering
+        }
     }
 
     private(set) var methods: [String: Method] = [:]
@@ -21,7 +29,7 @@ public struct MethodTable: Sendable {
     /// Registers the handler of the method `M`: its params decode into `M.Params` and its result
     /// encodes from `M.Result`.
     public mutating func on<M: RPCMethod>(_ method: M.Type, _ handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result) {
-        methods[M.name] = Method(name: M.name, ordering: M.ordering, contract: M.self, run: Self.running(M.self, handler), immediate: nil)
+        methods[M.name] = Method(name: M.name, ordering: M.ordering, orderingForParams: M.ordering(for:), contract: M.self, run: Self.running(M.self, handler), immediate: nil)
     }
 
     /// Registers the handler of the method `M` together with the answer it can give at once.
@@ -42,7 +50,7 @@ public struct MethodTable: Sendable {
                   let result = try? immediately(decoded, context) else { return nil }
             return try? ResultEncoding.encode(result)
         }
-        methods[M.name] = Method(name: M.name, ordering: M.ordering, contract: M.self, run: Self.running(M.self, handler), immediate: immediate)
+        methods[M.name] = Method(name: M.name, ordering: M.ordering, orderingForParams: M.ordering(for:), contract: M.self, run: Self.running(M.self, handler), immediate: immediate)
     }
 
     private static func running<M: RPCMethod>(
@@ -60,7 +68,7 @@ public struct MethodTable: Sendable {
         ordering: MethodOrdering = .concurrent,
         _ handler: @escaping @Sendable (P, RequestContext) async throws -> R
     ) {
-        methods[name] = Method(name: name, ordering: ordering, contract: nil, run: { params, context in
+        methods[name] = Method(name: name, ordering: ordering, orderingForParams: nil, contract: nil, run: { params, context in
             let decoded = try ResultEncoding.decodeParams(P.self, from: params)
             return try ResultEncoding.encode(try await handler(decoded, context))
         }, immediate: nil)
@@ -72,7 +80,7 @@ public struct MethodTable: Sendable {
         ordering: MethodOrdering = .concurrent,
         _ handler: @escaping @Sendable (JSONValue?, RequestContext) async throws -> JSONValue
     ) {
-        methods[name] = Method(name: name, ordering: ordering, contract: nil, run: { params, context in
+        methods[name] = Method(name: name, ordering: ordering, orderingForParams: nil, contract: nil, run: { params, context in
             JSONWriter.encode(try await handler(params, context))
         }, immediate: nil)
     }

@@ -12,8 +12,12 @@ public protocol RPCMethod: Sendable {
     static var name: String { get }
     /// How its requests order against earlier ones; concurrent unless it says otherwise.
     static var ordering: MethodOrdering { get }
+    /// How one request orders, from its raw params: `ordering` unless the method reads more
+    /// only when asked to (`taxon/detail` with `include`). Called on the intake thread: keep it cheap.
+    static func ordering(for params: JSONValue?) -> MethodOrdering
 }
 
 extension RPCMethod {
     public static var ordering: MethodOrdering { .concurrent }
+    public static func ordering(for params: JSONValue?) -> MethodOrdering { ordering }
 }

@@ -323,11 +323,12 @@ public final class RPCServer: Sendable {
     /// with an id, no progress token and nothing to wait for qualify, and none once the server
     /// is stopping or shut down (those answers stay on the usual path).
     private func answerImmediately(_ request: Request, method: MethodTable.Method?, context: ImmediateContext) -> [UInt8]? {
-        guard let method, let immediate = method.immediate, let id = request.id,
-              method.ordering.writes.isEmpty, !method.ordering.closesIntake,
+        guard let method, let immediate = method.immediate, let id = request.id else { return nil }
+        let ordering = method.ordering(for: request.params)
+        guard ordering.writes.isEmpty, !ordering.closesIntake,
               request.params?["_meta"] == nil,
               !state.withLock({ $0.stopping || $0.shutDown }),
-              scheduler.dependencies(of: method.ordering).isEmpty,
+              scheduler.dependencies(of: ordering).isEmpty,
               let result = immediate(request.params, context)
         else { return nil }
         return Envelope.response(id: id, result: result)
@@ -337,7 +338,7 @@ public final class RPCServer: Sendable {
     /// the response bytes (nil for a notification), also handed to `deliver` when ready.
     @discardableResult
     private func start(_ request: Request, method: MethodTable.Method?, deliver: @escaping @Sendable ([UInt8]?) -> Void) -> Work {
-        let ordering = method?.ordering ?? .concurrent
+        let ordering = method?.ordering(for: request.params) ?? .concurrent
         let (serial, refusal) = state.withLock { s -> (Int, RPCError?) in
             s.nextSerial += 1
             if s.stopping { return (s.nextSerial, .cancelled) }

@@ -18,7 +18,9 @@ import Testing
                 editDistance: maybe(Int.random(in: 1...2, using: &rng)), matchTier: maybe(MatchTier.allCases.randomElement(using: &rng)!.rawValue),
                 matchedLang: maybe("de"), rank: maybe(Rank.allCases.randomElement(using: &rng)!),
                 conservationStatus: maybe(ConservationStatus.allCases.randomElement(using: &rng)!),
-                status: TaxonStatus.allCases.randomElement(using: &rng)!, relevanceScore: scores[i % scores.count])
+                status: TaxonStatus.allCases.randomElement(using: &rng)!, relevanceScore: scores[i % scores.count],
+                sharedName: maybe(SharedName(name: "Koala", role: .group, namedFor: .init(id: 9, scientificName: "Phascolarctos cinereus", rank: .species),
+                                             group: nil, display: "Koala (family Phascolarctidae, named for Phascolarctos cinereus)")))
             #expect(TaxonJSONTests.fast(result) == (try TaxonJSONTests.viaEncoder(result)), "\(result)")
         }
     }

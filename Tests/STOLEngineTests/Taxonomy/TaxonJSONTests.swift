@@ -59,14 +59,21 @@ import Testing
                 TaxonName(name: Self.strings[(i + j) % Self.strings.count], lang: ["en", "es", "pt-BR", "la"][j % 4],
                           type: NameType.allCases.randomElement(using: &rng)!, isPreferred: Bool.random(using: &rng))
             }
-            let detail = TaxonDetail(
+            var translated = Trait(key: "diet", value: "Fleischfresser", unit: nil, source: nil)
+            translated.label = Self.strings[(i + 5) % Self.strings.count]
+            translated.translated = Bool.random(using: &rng)
+            let other = SharedName.Other(id: 42, scientificName: Self.strings[(i + 1) % Self.strings.count], rank: Bool.random(using: &rng) ? .species : nil)
+            let shared = SharedName(name: Self.strings[i % Self.strings.count], role: i % 2 == 0 ? .group : .member,
+                                    namedFor: i % 2 == 0 ? other : nil, group: i % 2 == 0 ? nil : other, display: "Koala (family X)")
+            var detail = TaxonDetail(
                 taxon: Self.taxon(&rng, i), preferredCommonName: Bool.random(using: &rng) ? Self.strings[i % Self.strings.count] : nil,
                 preferredCommonNameLang: Bool.random(using: &rng) ? "de" : nil,
                 lineage: (0..<Int.random(in: 0...8, using: &rng)).map { Self.taxon(&rng, $0) },
                 names: Dictionary(grouping: names, by: \.lang), synonyms: names.filter { $0.type == .synonym },
-                traits: [Trait(key: "diet", value: Self.strings[i % Self.strings.count]), Trait(key: "habitat", value: "savanna")],
+                traits: [Trait(key: "diet", value: Self.strings[i % Self.strings.count]), Trait(key: "habitat", value: "savanna"), translated],
                 references: [Reference(citation: Self.strings[(i + 3) % Self.strings.count], url: Bool.random(using: &rng) ? "https://example.org/a?b=c" : nil, type: "taxonomy")],
                 childCount: Int.random(in: 0...99, using: &rng))
+            if i % 3 != 0 { detail.sharedName = shared }
             #expect(Self.fast(detail) == (try Self.viaEncoder(detail)))
         }
     }
