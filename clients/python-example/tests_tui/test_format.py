@@ -16,6 +16,7 @@ from rich.style import Style
 from stol_client.format import CreditLine
 from stol_client.tui import picture
 from stol_client.tui.picture import INSTALL_PILLOW, decode_png, draw, fit, half_blocks
+from stol_client.tui.picture_marks import GROUP_MARK, OWN_MARK, legend, picture_mark
 from stol_client.tui.styled import comparison_lines, credits_text, taxon_label
 
 
@@ -158,3 +159,12 @@ def test_credits_link_the_source_page():
     links = [(text.plain[s.start:s.end], s.style.link) for s in text.spans
              if isinstance(s.style, Style) and s.style.link]
     assert links == [("example.org/p", "https://example.org/p")]
+
+
+def test_marks_tell_a_taxons_own_picture_from_its_genuss():
+    own = {"taxonId": 1, "credit": "c", "license": "l"}
+    genus = {"taxonId": 2, "credit": "c", "license": "l",
+             "fallbackFrom": {"taxonId": 2, "rank": "genus", "scientificName": "Panthera"}}
+    assert [picture_mark(i).plain for i in (own, genus, None)] == [OWN_MARK, GROUP_MARK, " "]
+    assert legend([own]).plain == f"{OWN_MARK} has a picture"
+    assert legend([own, genus]).plain == f"{OWN_MARK} has a picture  {GROUP_MARK} its genus's picture"

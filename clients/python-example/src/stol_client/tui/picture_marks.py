@@ -18,7 +18,6 @@ IDS_PER_CALL = 50
 OWN_MARK, GROUP_MARK = "▣", "▢"
 
 
-
 async def pictures_of(browser: Browser, ids: Sequence[int]) -> Dict[int, Dict[str, Any]]:
     """The thumbnail of each of ``ids`` that has a picture, by taxon id. An engine that takes
     no lists of ids gives none (the list just has no marks)."""
