@@ -216,3 +216,24 @@ async def test_lists_mark_the_taxa_with_a_picture_with_one_call_each(data_dir):
         assert any(p.startswith(OWN_MARK) and "Panthera onca" in p for p in prompts), prompts
         assert any(p.startswith(" ") and "Panthera tigris" in p for p in prompts), prompts
         assert app.messages == []
+
+
+async def test_trait_names_follow_the_language(data_dir):
+    """The Detail screen names each trait by the engine's ``label`` in the chosen language
+    (``Ernährung``, not ``diet``), with the value as the engine gives it in that language."""
+    ids = await ids_of(data_dir, "Panthera leo")
+    async with EngineClient.start(engine_for_tests(), data_dir=data_dir) as engine:
+        german = await engine.call("taxon/detail", id=ids["Panthera leo"], lang="de")
+    labelled = [t for t in german["traits"] if t.get("label") and t["label"] != t["key"]]
+    assert labelled, "the engine gives German trait labels for the lion"
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, ids["Panthera leo"])
+        await wait_for(pilot, lambda: app._languages_probed, "the languages")
+        app.set_language("de")
+        await wait_for(pilot, lambda: plain(screen.query_one("#title", Static)).startswith(
+            german["preferredCommonName"]), "the German page")
+        traits = plain(screen.query_one("#traits", Static))
+        for trait in labelled:
+            assert f"{trait['label']}: {trait['value']}" in traits
+            assert f"{trait['key']}: " not in traits

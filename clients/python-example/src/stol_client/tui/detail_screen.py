@@ -202,7 +202,7 @@ class DetailScreen(Screen):
         self.query_one("#names", Static).update(self._names_text(detail))
         traits = detail.get("traits") or []
         self.query_one("#traits", Static).update(
-            Text("\n").join(Text.assemble((f"{t.get('key')}: ", "bold"), str(t.get("value")) + (f" {t['unit']}" if t.get("unit") else ""))
+            Text("\n").join(Text.assemble((f"{t.get('label') or t.get('key')}: ", "bold"), str(t.get("value")) + (f" {t['unit']}" if t.get("unit") else ""))
                             for t in traits) if traits else Text("No traits recorded.", style="dim"))
         references = detail.get("references") or []
         self.query_one("#references", Static).update(
