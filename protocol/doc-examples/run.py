@@ -81,11 +81,7 @@ HOME = "/home/u/"
 ANSWER_TIMEOUT = 60.0
 
 # Blocks that are not run: (document, text the block holds, why).
-SKIPPED = [
-    ("protocol/README.md", '"token":"imp-1"',
-     "shows the shape of progress notifications, with no request; the database/import example of "
-     "the Reference database section runs a real progress stream"),
-]
+SKIPPED: list[tuple[str, str, str]] = []
 
 
 # --------------------------------------------------------------------------------------------
