@@ -69,6 +69,28 @@ import Testing
         #expect(FavoritesMethods.Clear.paramsShape.members.isEmpty)
     }
 
+    /// Every integer param of every engine method has a range (`BoundedParams`), which the
+    /// generator writes into the document: a new integer param without one fails here.
+    @Test func everyIntegerParamHasARange() throws {
+        let document = try JSONParser.parse(try EngineInfo.openRPCDocument())
+        var unbounded: [String] = []
+        func visit(_ name: String, _ schema: JSONValue) {
+            if let items = schema["items"] { visit(name + ".*", items) }
+            let integer = schema["type"] == "integer" || schema["type"]?.arrayValue?.contains("integer") == true
+            if integer, schema["minimum"] == nil || schema["maximum"] == nil { unbounded.append(name) }
+        }
+        for method in document["methods"]?.arrayValue ?? [] where !Self.lifecycle.contains(method["name"]?.stringValue ?? "") {
+            for param in method["params"]?.arrayValue ?? [] {
+                visit("\(method["name"]?.stringValue ?? "?") \(param["name"]?.stringValue ?? "?")", param["schema"] ?? .null)
+            }
+        }
+        #expect(unbounded.isEmpty, "integer params without minimum and maximum: \(unbounded)")
+        #expect(BrowseMethods.Children.paramsBounds["limit"] == 1...1000)
+        #expect(CompareMethods.LowestCommonAncestors.paramsBounds["pairs.*.*"] == Params.taxonIDs)
+        let lca = document["methods"]?.arrayValue?.first { $0["name"] == "compare/lca" }?["params"]?.arrayValue?.first?["schema"]?["items"]?["items"]
+        #expect(lca?["minimum"] == 1 && lca?["maximum"] == .integer(Params.taxonIDs.upperBound))
+    }
+
     /// Every key of real answers is documented in its method's result schema (through `$ref`,
     /// `oneOf` and nested objects), so the document cannot fall behind the result types.
     @Test func everyResultKeyOfRealAnswersIsDocumented() async throws {

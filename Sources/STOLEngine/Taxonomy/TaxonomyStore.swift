@@ -208,9 +208,11 @@ public struct TaxonomyStore: Sendable {
         var sql = "SELECT name, lang, name_type, is_preferred FROM names WHERE taxon_id = ?"
         var arguments: StatementArguments = [id]
         if let lang {
-            let regional = Self.regionalTags(of: lang)
+            // The language's names whatever their region: `de-DE` gives `de` and `de-AT` names too.
+            let primary = Self.primaryLanguage(lang)
+            let regional = Self.regionalTags(of: primary)
             sql += " AND (lang = ? OR (lang >= ? AND lang < ?) OR name_type = 'synonym')"
-            arguments += [lang, regional.lower, regional.upper]
+            arguments += [primary, regional.lower, regional.upper]
         }
         sql += " ORDER BY name_type = 'synonym', lang, is_preferred DESC, id"
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.name(from:))
