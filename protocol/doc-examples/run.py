@@ -725,8 +725,11 @@ def run_block(block: Block, engine_path: str, fixtures: Fixtures, verbose: bool)
             except ValueError as e:
                 failures.append(Failure(step.request.number, "the request", [f"not JSON: {e}"]))
                 break
-            method = request.get("method", "?") if isinstance(request, dict) else "batch"
-            what = f"{method} (id {request.get('id')})" if isinstance(request, dict) and "id" in request else method
+            if not isinstance(request, dict):
+                failures.append(Failure(step.request.number, "the request", ["a batch: the harness runs one request per → line"]))
+                break
+            method = request.get("method", "?")
+            what = f"{method} (id {request.get('id')})" if "id" in request else method
             expected = []
             try:
                 for line in step.expected:
@@ -735,7 +738,7 @@ def run_block(block: Block, engine_path: str, fixtures: Fixtures, verbose: bool)
                 failures.append(Failure(line.number, what, [f"cannot read the expected message: {e}"]))
                 break
             engine.send(text)
-            if not isinstance(request, dict) or "id" not in request:
+            if "id" not in request:
                 continue  # a notification: nothing comes back for it
             got: list = []
             deadline = time.monotonic() + ANSWER_TIMEOUT
