@@ -102,13 +102,14 @@ import Testing
         let found = try await client.call(SearchMethods.Query.self, .init(query: "Panthera leo", rank: "species"))
         let lion = try #require(found["results"]?.arrayValue?.first?["id"]?.int64Value)
         let tiger = try #require(try await client.call(SearchMethods.Query.self, .init(query: "Panthera tigris", rank: "species"))["results"]?.arrayValue?.first?["id"]?.int64Value)
+        let coli = try #require(try await client.call(SearchMethods.Query.self, .init(query: "Escherichia coli", rank: "species"))["results"]?.arrayValue?.first?["id"]?.int64Value)
         _ = try await client.call(FavoritesMethods.Add.self, .init(taxonId: lion))
         let calls: [(String, JSONValue?)] = [
             ("database/info", nil), ("database/languages", nil), ("taxon/get", .object(["id": .integer(lion)])), ("taxon/roots", nil),
             ("taxon/children", .object(["id": .integer(lion)])), ("taxon/ancestors", .object(["id": .integer(lion)])), ("taxon/names", .object(["id": .integer(lion)])),
             ("taxon/traits", .object(["id": .integer(lion)])), ("taxon/references", .object(["id": .integer(lion)])), ("taxon/detail", .object(["id": .integer(lion)])),
             ("search/query", .object(["query": "lions"])), ("search/query", .object(["query": "Pantera leo"])), ("search/autocomplete", .object(["prefix": "lio"])),
-            ("compare/taxa", .object(["a": .integer(lion), "b": .integer(tiger)])), ("compare/lca", .object(["pairs": [[.integer(lion), .integer(tiger)]]])),
+            ("compare/taxa", .object(["a": .integer(lion), "b": .integer(tiger)])), ("compare/taxa", .object(["a": .integer(lion), "b": .integer(coli)])), ("compare/lca", .object(["pairs": [[.integer(lion), .integer(tiger)]]])),
             ("compare/relatives", .object(["id": .integer(lion)])), ("compare/stats", nil),
             ("favorites/contains", .object(["taxonId": .integer(lion)])), ("favorites/contains", .object(["taxonIds": [.integer(lion)]])),
             ("favorites/count", nil), ("favorites/status", nil), ("favorites/storageBytes", nil), ("favorites/list", nil),
