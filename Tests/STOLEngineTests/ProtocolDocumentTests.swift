@@ -69,6 +69,28 @@ import Testing
         #expect(FavoritesMethods.Clear.paramsShape.members.isEmpty)
     }
 
+    /// Every integer param of every engine method has a range (`BoundedParams`), which the
+    /// generator writes into the document: a new integer param without one fails here.
+    @Test func everyIntegerParamHasARange() throws {
+        let document = try JSONParser.parse(try EngineInfo.openRPCDocument())
+        var unbounded: [String] = []
+        func visit(_ name: String, _ schema: JSONValue) {
+            if let items = schema["items"] { visit(name + ".*", items) }
+            let integer = schema["type"] == "integer" || schema["type"]?.arrayValue?.contains("integer") == true
+            if integer, schema["minimum"] == nil || schema["maximum"] == nil { unbounded.append(name) }
+        }
+        for method in document["methods"]?.arrayValue ?? [] where !Self.lifecycle.contains(method["name"]?.stringValue ?? "") {
+            for param in method["params"]?.arrayValue ?? [] {
+                visit("\(method["name"]?.stringValue ?? "?") \(param["name"]?.stringValue ?? "?")", param["schema"] ?? .null)
+            }
+        }
+        #expect(unbounded.isEmpty, "integer params without minimum and maximum: \(unbounded)")
+        #expect(BrowseMethods.Children.paramsBounds["limit"] == 1...1000)
+        #expect(CompareMethods.LowestCommonAncestors.paramsBounds["pairs.*.*"] == Params.taxonIDs)
+        let lca = document["methods"]?.arrayValue?.first { $0["name"] == "compare/lca" }?["params"]?.arrayValue?.first?["schema"]?["items"]?["items"]
+        #expect(lca?["minimum"] == 1 && lca?["maximum"] == .integer(Params.taxonIDs.upperBound))
+    }
+
     /// Every key of real answers is documented in its method's result schema (through `$ref`,
     /// `oneOf` and nested objects), so the document cannot fall behind the result types.
     @Test func everyResultKeyOfRealAnswersIsDocumented() async throws {
@@ -81,13 +103,14 @@ import Testing
         let lion = try #require(found["results"]?.arrayValue?.first?["id"]?.int64Value)
         let tiger = try #require(try await client.call(SearchMethods.Query.self, .init(query: "Panthera tigris", rank: "species"))["results"]?.arrayValue?.first?["id"]?.int64Value)
         let koala = try #require(try await client.call(SearchMethods.Query.self, .init(query: "Phascolarctos cinereus", rank: "species"))["results"]?.arrayValue?.first?["id"]?.int64Value)
+        let coli = try #require(try await client.call(SearchMethods.Query.self, .init(query: "Escherichia coli", rank: "species"))["results"]?.arrayValue?.first?["id"]?.int64Value)
         _ = try await client.call(FavoritesMethods.Add.self, .init(taxonId: lion))
         let calls: [(String, JSONValue?)] = [
             ("database/info", nil), ("database/languages", nil), ("taxon/get", .object(["id": .integer(lion)])), ("taxon/roots", nil),
             ("taxon/children", .object(["id": .integer(lion)])), ("taxon/ancestors", .object(["id": .integer(lion)])), ("taxon/names", .object(["id": .integer(lion)])),
             ("taxon/traits", .object(["id": .integer(lion)])), ("taxon/references", .object(["id": .integer(lion)])), ("taxon/detail", .object(["id": .integer(lion)])),
             ("search/query", .object(["query": "lions"])), ("search/query", .object(["query": "Pantera leo"])), ("search/autocomplete", .object(["prefix": "lio"])),
-            ("compare/taxa", .object(["a": .integer(lion), "b": .integer(tiger)])), ("compare/lca", .object(["pairs": [[.integer(lion), .integer(tiger)]]])),
+            ("compare/taxa", .object(["a": .integer(lion), "b": .integer(tiger)])), ("compare/taxa", .object(["a": .integer(lion), "b": .integer(coli)])), ("compare/lca", .object(["pairs": [[.integer(lion), .integer(tiger)]]])),
             ("compare/relatives", .object(["id": .integer(lion)])), ("compare/stats", nil),
             ("favorites/contains", .object(["taxonId": .integer(lion)])), ("favorites/contains", .object(["taxonIds": [.integer(lion)]])),
             ("favorites/count", nil), ("favorites/status", nil), ("favorites/storageBytes", nil), ("favorites/list", nil),

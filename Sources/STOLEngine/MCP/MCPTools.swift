@@ -126,7 +126,8 @@ enum MCPTools {
         MCPTool(
             name: "compare_taxa", title: "Compare two taxa",
             description: "How two taxa are related: their lowest common ancestor, the taxonomic distance between them, "
-                + "both paths up to that ancestor, the clade they share, and how similar their traits are.",
+                + "both paths up to that ancestor, the clade they share, and how similar their traits are. Taxa in different "
+                + "trees (a lion and E. coli) meet at the root of the tree of life, Biota (Life), a pseudo-taxon with id 0.",
             inputSchema: object(["a": taxonArgument, "b": taxonArgument, "language": languageArgument], required: ["a", "b"]),
             outputSchema: MCPOutputSchema.result(of: CompareMethods.Taxa.name, in: document)
         ) { arguments, context in
@@ -135,7 +136,12 @@ enum MCPTools {
             let b = try await arguments.taxon("b").resolve(in: table, context: context, language: language)
             let comparison = try await table.call(CompareMethods.Taxa.self, .init(a: a, b: b, lang: language), context: context)
             var text = "\(Summary.name(comparison["a"] ?? .null)) and \(Summary.name(comparison["b"] ?? .null)): "
-            text += "lowest common ancestor \(Summary.line(comparison["lca"] ?? .null)), "
+            if comparison["lca"]?["id"]?.int64Value == TreeOfLife.id {
+                // Different trees of the database: they meet only at the root of all life.
+                text += "no common ancestor in the database; they meet at the root of the tree of life, \(Summary.name(comparison["lca"] ?? .null)), "
+            } else {
+                text += "lowest common ancestor \(Summary.line(comparison["lca"] ?? .null)), "
+            }
             text += "taxonomic distance \(comparison["taxonomicDistance"]?.int64Value ?? 0)."
             if let shared = comparison["sharedCladeDescription"]?.stringValue { text += " " + shared + "." }
             return MCPToolOutput(structured: comparison, text: text)

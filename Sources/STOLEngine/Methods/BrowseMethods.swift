@@ -38,6 +38,8 @@ enum BrowseMethods {
         var rank: String?
         var conservation: String?
         var lang: String?
+        /// `scientific` (the default) or `common`.
+        var sort: String?
     }
 
     struct DatabaseInfo: Encodable, Sendable {
@@ -150,7 +152,7 @@ enum BrowseMethods {
         static let name = "taxon/roots"
     }
 
-    /// `taxon/children`: one page of a taxon's children, sorted by scientific name.
+    /// `taxon/children`: one page of a taxon's children, by scientific name or by common name.
     enum Children: RPCMethod {
         typealias Params = ChildrenParams
         typealias Result = TaxaPage
@@ -224,15 +226,14 @@ enum BrowseMethods {
             Roots(roots: try await engine.store().roots(lang: try Params.language(p.lang)))
         }
         table.on(Children.self) { p, _ in
-            let parent = try Params.taxonID(p.id)
-            let cursor = try PageCursor.decode(p.cursor, parent: parent)
+            let parent = try Params.taxonID(p.id), lang = try Params.language(p.lang), order = try Params.childOrder(p.sort)
+            let cursor = try PageCursor.decode(p.cursor, parent: parent, order: order, lang: lang)
             let query = TaxonomyStore.ChildQuery(
                 parentID: parent, limit: try Params.limit(p.limit, default: 100, max: 1000),
-                after: cursor.map { ($0.name, $0.id) }, rank: try Params.rank(p.rank),
-                conservation: try Params.conservation(p.conservation), lang: try Params.language(p.lang))
+                after: cursor?.position, rank: try Params.rank(p.rank),
+                conservation: try Params.conservation(p.conservation), lang: lang, order: order)
             let page = try await engine.store().children(query)
-            let next = page.hasMore ? page.children.last.map { PageCursor(parent: parent, name: $0.scientificName, id: $0.id).encoded } : nil
-            return TaxaPage(children: page.children, nextCursor: next)
+            return TaxaPage(children: page.children, nextCursor: page.next.map { PageCursor(parent: parent, order: order, lang: lang, position: $0).encoded })
         }
         table.on(ListAncestors.self) { p, _ in
             let id = try Params.taxonID(p.id), lang = try Params.language(p.lang)

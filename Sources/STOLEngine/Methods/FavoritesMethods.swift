@@ -130,6 +130,8 @@ enum FavoritesMethods {
     /// `{"text": "..."}`.
     struct ExportText: Encodable, Sendable {
         var text: String
+        /// The language of the text's title (`FavoritesExport.titleLanguage`).
+        var lang: String
     }
 
     /// The resource every favourites method reads or writes, for ordering.
@@ -275,7 +277,7 @@ enum FavoritesMethods {
             let (sort, lang) = try p.validated()
             let rows = try await favorites.rows()
             let entries = try await FavoritesListing.entries(rows, in: await engine.databases.current(), lang: lang, sort: sort)
-            return ExportText(text: FavoritesExport.text(entries, lang: lang))
+            return ExportText(text: FavoritesExport.text(entries, lang: lang), lang: FavoritesExport.titleLanguage(for: lang))
         }
     }
 }

@@ -3,22 +3,27 @@ import STOLRPC
 
 /// Checks shared by every method's params; each failure names its field.
 enum Params {
-    /// Taxon ids are positive JSON integers below 2^53.
+    /// Taxon ids are positive JSON integers below 2^53 (`taxonIDs`; decoding checks them first,
+    /// through `BoundedParams`).
     static func taxonID(_ value: Int64, field: String = "id") throws -> Int64 {
-        guard value > 0, value < (1 << 53) else { throw RPCError.invalidParams(field: field, "must be a positive integer") }
+        guard taxonIDs.contains(value) else { throw RPCError.invalidParams(field: field, IntegerBounds.outOfRange(taxonIDs)) }
         return value
     }
 
-    /// A BCP-47 language tag such as `en`, `es` or `pt-BR`; English when absent.
+    /// A BCP-47 language tag such as `en`, `es` or `pt-BR`, in its canonical form (`BCP47.canonical`:
+    /// `EN`, `de_DE` and `de-de` are taken as `en` and `de-DE`); English when absent. Answers fall
+    /// back from a regional tag to its language (`de-DE` → `de`) where they pick names.
     static func language(_ value: String?, field: String = "lang") throws -> String {
         guard let value else { return "en" }
-        guard BCP47.isLanguageTag(value) else { throw RPCError.invalidParams(field: field, "must be a language tag such as en, es or pt-BR") }
-        return value
+        guard let tag = BCP47.canonical(value) else {
+            throw RPCError.invalidParams(field: field, "must be a language tag such as en, es, pt-BR or de_DE")
+        }
+        return tag
     }
 
     static func limit(_ value: Int?, default fallback: Int, max maximum: Int, field: String = "limit") throws -> Int {
         guard let value else { return fallback }
-        guard (1...maximum).contains(value) else { throw RPCError.invalidParams(field: field, "must be between 1 and \(maximum)") }
+        guard (1...maximum).contains(value) else { throw RPCError.invalidParams(field: field, IntegerBounds.outOfRange(1...Int64(maximum))) }
         return value
     }
 
@@ -41,6 +46,15 @@ enum Params {
         return URL(fileURLWithPath: value)
     }
 
+    /// The order of `taxon/children`: `scientific` (the default) or `common`.
+    static func childOrder(_ value: String?, field: String = "sort") throws -> TaxonomyStore.ChildOrder {
+        guard let value else { return .scientific }
+        guard let order = TaxonomyStore.ChildOrder(rawValue: value) else {
+            throw RPCError.invalidParams(field: field, "must be one of \(TaxonomyStore.ChildOrder.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return order
+    }
+
     static func conservation(_ value: String?, field: String = "conservation") throws -> ConservationStatus? {
         guard let value else { return nil }
         guard let status = ConservationStatus(rawValue: value) else {
@@ -50,13 +64,37 @@ enum Params {
     }
 }
 
-/// An opaque paging cursor: the sort key of the last item returned, bound to the taxon whose
-/// children it pages.
+/// An opaque paging cursor of `taxon/children`: the sort key of the last child returned, bound to
+/// the taxon whose children it pages, and to the order (and, by common name, the language) it
+/// was made for. A cursor of the scientific order holds only `id`, `name` and `parent`, as those of
+/// engines before the common-name order did, so theirs keep working.
 struct PageCursor: Codable, Equatable {
     /// The taxon whose children are paged; another taxon's cursor is refused.
     var parent: Int64
     var name: String
     var id: Int64
+    /// `common` for the common-name order; absent for the scientific one.
+    var sort: String?
+    /// The language of the common-name order.
+    var lang: String?
+    /// The last child's common name in `lang`; absent once the page is past the named children.
+    var common: String?
+
+    init(parent: Int64, order: TaxonomyStore.ChildOrder, lang: String, position: TaxonomyStore.ChildPosition) {
+        self.parent = parent
+        self.name = position.scientificName
+        self.id = position.id
+        if order == .common {
+            self.sort = order.rawValue
+            self.lang = lang
+            self.common = position.commonName
+        }
+    }
+
+    /// Where the next page starts.
+    var position: TaxonomyStore.ChildPosition {
+        .init(commonName: common, scientificName: name, id: id)
+    }
 
     /// Sorted keys: JSONEncoder's member order otherwise varies from call to call, so the same
     /// page would come with different cursor text.
@@ -68,8 +106,9 @@ struct PageCursor: Codable, Equatable {
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    /// The cursor in `text`, which must have come from paging `parent`'s children.
-    static func decode(_ text: String?, parent: Int64, field: String = "cursor") throws -> PageCursor? {
+    /// The cursor in `text`, which must have come from paging `parent`'s children in `order` (and
+    /// `lang`, for the common-name order).
+    static func decode(_ text: String?, parent: Int64, order: TaxonomyStore.ChildOrder, lang: String, field: String = "cursor") throws -> PageCursor? {
         guard let text else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
@@ -78,6 +117,13 @@ struct PageCursor: Codable, Equatable {
         }
         guard cursor.parent == parent else {
             throw RPCError.invalidParams(field: field, "belongs to the children of taxon \(cursor.parent), not of \(parent)")
+        }
+        let made = cursor.sort ?? TaxonomyStore.ChildOrder.scientific.rawValue
+        guard made == order.rawValue else {
+            throw RPCError.invalidParams(field: field, "was made for sort \(made), not \(order.rawValue)")
+        }
+        if order == .common, cursor.lang != lang {
+            throw RPCError.invalidParams(field: field, "was made for lang \(cursor.lang ?? "?"), not \(lang)")
         }
         return cursor
     }

@@ -23,12 +23,14 @@ public enum ResultEncoding {
         try JSONParser.parse(try encode(value))
     }
 
-    /// Decodes `params` into `P`, turning decoding failures into `-32602` naming the field.
+    /// Decodes `params` into `P`, turning decoding failures into `-32602` naming the field; the
+    /// ranges of a `BoundedParams` type are checked first.
     public static func decodeParams<P: Decodable>(_ type: P.Type, from params: JSONValue?) throws(RPCError) -> P {
         let value = params ?? .object([])
         guard case .object = value else {
             throw .invalidParams(field: nil, "params must be an object with named fields")
         }
+        if let bounded = P.self as? any BoundedParams.Type { try IntegerBounds.check(value, bounded.integerBounds) }
         do {
             return try JSONValueDecoder().decode(P.self, from: value)
         } catch let error as DecodingError {
