@@ -324,7 +324,6 @@ def human_bytes(count: Any) -> str:
 KIND_WORDS = {
     "taxonNotFound": "That taxon is not in the active database.",
     "notASpecies": "Relatives can only be found for a species.",
-    "noCommonAncestor": "These two are in different trees of life and share no ancestor.",
     "fileUnreadable": "The file cannot be read (missing, a folder, or not allowed).",
     "fileTooLarge": "The file is too large to import.",
     "notAStolFile": "This is not a .stol database file.",
