@@ -184,6 +184,7 @@ public struct TaxonomyAssembler {
         }
         for trait in other.traits where !target.traits.contains(trait) { target.traits.append(trait) }
         for ref in other.references where !target.references.contains(ref) { target.references.append(ref) }
+        for d in other.descriptions where !target.descriptions.contains(where: { $0.lang == d.lang }) { target.descriptions.append(d) }
         return conflicts.isEmpty ? nil : "\(other.scientificName): conflicting \(conflicts.joined(separator: ", "))"
     }
 }

@@ -23,7 +23,7 @@ CONSERVATION: Dict[str, tuple] = {
 }
 
 #: The ranks offered as filters, from the top of the tree down.
-RANKS = ("domain", "kingdom", "phylum", "class", "order", "family", "genus", "species")
+RANKS = ("domain", "kingdom", "phylum", "class", "order", "family", "genus", "species", "subspecies", "variety")
 
 #: What language codes are called in the picker (others are shown as their code).
 LANGUAGE_NAMES = {
