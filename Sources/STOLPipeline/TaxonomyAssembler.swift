@@ -21,6 +21,9 @@ public struct TaxonomyAssembler {
         /// Index into `taxa` of each taxon's parent, or -1.
         public var parentIndex: [Int32]
         public var issues: [SourceIssue]
+
+        /// No taxa: what a holder keeps once it has handed its taxa on.
+        public static let none = Assembled(taxa: [], ids: [], parentIndex: [], issues: [])
     }
 
     public var policy: Policy

@@ -13,9 +13,6 @@ public enum Rank: String, Sendable, Codable, CaseIterable, Comparable {
     /// 0 for domain … 7 for species, 8 for subspecies, 9 for variety.
     public var level: Int { Self.allCases.firstIndex(of: self)! }
 
-    /// The specification's eight ranks, domain to species.
-    public static let linnaean: [Rank] = [.domain, .kingdom, .phylum, .class, .order, .family, .genus, .species]
-
     /// Whether the rank lies below species (`subspecies`, `variety`).
     public var isBelowSpecies: Bool { self > .species }
 

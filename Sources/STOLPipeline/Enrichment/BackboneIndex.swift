@@ -20,7 +20,7 @@ struct BackboneIndex {
     /// Taxa ranked below species, by the first word of their name (their genus).
     private(set) var belowSpeciesByGenus: [String: [Int32]] = [:]
 
-    init(_ assembled: TaxonomyAssembler.Assembled) {
+    init(_ assembled: borrowing TaxonomyAssembler.Assembled) {
         scientificNames = assembled.taxa.map(\.scientificName)
         parentIndex = assembled.parentIndex
         byName.reserveCapacity(assembled.taxa.count)

@@ -74,9 +74,11 @@ public struct DescriptionAttachment {
     public private(set) var assembled: TaxonomyAssembler.Assembled
     private let index: BackboneIndex
 
-    public init(_ assembled: TaxonomyAssembler.Assembled) {
-        self.assembled = assembled
+    /// Takes `assembled` over (pass it with `consume`: a second reference would copy every taxon
+    /// on the first description added).
+    public init(_ assembled: consuming TaxonomyAssembler.Assembled) {
         index = BackboneIndex(assembled)
+        self.assembled = consume assembled
     }
 
     /// Attaches a generic file's records.

@@ -99,14 +99,18 @@ public struct NameMerger {
     /// Backbone taxa by each folded common name, for names a relative carries.
     private var commonNameHolders: [String: [Int32]] = [:]
 
-    public init(_ assembled: TaxonomyAssembler.Assembled) {
-        self.assembled = assembled
+    /// Takes `assembled` over (pass it with `consume`: a second reference would copy every taxon
+    /// on the first name added).
+    public init(_ assembled: consuming TaxonomyAssembler.Assembled) {
         index = BackboneIndex(assembled)
+        var holders: [String: [Int32]] = [:]
         for (i, taxon) in assembled.taxa.enumerated() {
             for name in taxon.names where name.type != .synonym {
-                commonNameHolders[Self.nameKey(name.name, name.lang), default: []].append(Int32(i))
+                holders[Self.nameKey(name.name, name.lang), default: []].append(Int32(i))
             }
         }
+        commonNameHolders = holders
+        self.assembled = consume assembled
     }
 
     static func nameKey(_ name: String, _ lang: String) -> String { lang + "|" + TextFolding.fold(name) }

@@ -154,8 +154,9 @@ struct BuildDatabase: ParsableCommand {
         if assembled.issues.count > 50 { Stderr.print("warning: … and \(assembled.issues.count - 50) more") }
 
         var credits = results.flatMap(\.credits)
-        let enriched = try enrich(assembled, datasetDescriptions: datasetDescriptions, info: info)
+        var enriched = try enrich(consume assembled, datasetDescriptions: datasetDescriptions, info: info)
         assembled = enriched.assembled
+        enriched.assembled = .none
         credits += enriched.credits
         let sourceFiles = results.flatMap(\.sourceFiles)
         results.removeAll()  // the assembled copy is all the build needs: free the source rows before it
