@@ -132,7 +132,8 @@ public struct CompareService: Sendable {
         of id: Int64, n: Int, source: RelativesSource, maxCandidates: Int, lang: String, in database: TaxonomyDatabase, using snapshot: LCASnapshot?
     ) async throws -> RelativesResult {
         let taxon = try await TaxonomyStore(database: database).taxon(id, lang: lang)
-        guard taxon.rank == .species else { throw CompareError.notASpecies(id) }
+        // A named subspecies or variety (NCBI's dog) has relatives too: its species first.
+        guard taxon.rank?.isSpeciesOrBelow == true else { throw CompareError.notASpecies(id) }
         if source == .precomputed, let stored = try await precomputed(id, n: n, in: database) {
             return try await materialise(stored, source: .precomputed, truncated: false, lang: lang, in: database)
         }

@@ -242,6 +242,12 @@ enum Summary {
         if !traits.isEmpty {
             text += " Traits: " + traits.prefix(8).map { "\($0["key"]?.stringValue ?? "?"): \($0["value"]?.stringValue ?? "?")" }.joined(separator: "; ") + "."
         }
+        if let description = detail["description"], let body = description["text"]?.stringValue {
+            // The text with its attribution, which its licence (Wikipedia's CC BY-SA) requires.
+            let credit = [description["sourceName"]?.stringValue, description["sourceTitle"]?.stringValue.map { "\"\($0)\"" },
+                          description["sourceUrl"]?.stringValue, description["license"]?.stringValue].compactMap { $0 }
+            text += " Description" + (credit.isEmpty ? "" : " (" + credit.joined(separator: ", ") + ")") + ": " + body
+        }
         return text
     }
 }

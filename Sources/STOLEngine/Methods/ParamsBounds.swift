@@ -53,5 +53,9 @@ extension FavoritesMethods.IDsParams: BoundedParams {
 }
 
 extension MediaMethods.ImageParams: BoundedParams {
-    static let integerBounds = ["taxonId": Params.taxonIDs]
+    static let integerBounds = ["taxonId": Params.taxonIDs, "taxonIds.*": Params.taxonIDs]
+}
+
+extension DetailPage.Request: BoundedParams {
+    static let integerBounds = ["id": Params.taxonIDs]
 }

@@ -24,6 +24,9 @@ public struct TaxonName: Codable, Sendable, Equatable {
     public var lang: String
     public var type: NameType
     public var isPreferred: Bool
+    /// Where a name merged from another source than the taxa's own came from (`name_sources`:
+    /// "Mammal Diversity Database", "AviList", …); nil for the backbone's own names.
+    public var source: String? = nil
 }
 
 /// A `key: value` trait, with its unit when numeric and the reference it comes from when linked.
@@ -71,4 +74,7 @@ public struct TaxonDetail: Codable, Sendable {
     public var childCount: Int
     /// Present when a group above or a member below goes by the same common name (`SharedName`).
     public var sharedName: SharedName? = nil
+    /// A text about the taxon in the requested language (falling back to English), with its
+    /// attribution; nil when the database has none for it.
+    public var description: TaxonDescription? = nil
 }

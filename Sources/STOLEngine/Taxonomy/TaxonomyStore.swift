@@ -115,7 +115,7 @@ public struct TaxonomyStore: Sendable {
     public func names(_ id: Int64, lang: String? = nil) async throws -> [TaxonName] {
         try await database.read { db in
             _ = try self.taxon(db, id, lang: "en")
-            return try Self.names(db, id, lang: lang)
+            return try Self.names(db, id, lang: lang, in: self.database)
         }
     }
 
@@ -141,7 +141,7 @@ public struct TaxonomyStore: Sendable {
             taxon.disambiguation = try Homonyms.disambiguation(id: id, scientificName: taxon.scientificName, rank: taxon.rank, in: db)
             var lineage = try self.ancestors(db, id, lang: lang)
             try Homonyms.disambiguate(&lineage, in: db)
-            let names = try Self.names(db, id, lang: nil)
+            let names = try Self.names(db, id, lang: nil, in: self.database)
             var byLanguage: [String: [TaxonName]] = [:]
             for name in names where name.type != .synonym { byLanguage[name.lang, default: []].append(name) }
             return TaxonDetail(
@@ -156,7 +156,8 @@ public struct TaxonomyStore: Sendable {
                 childCount: taxon.childCount ?? 0,
                 sharedName: try SharedName.find(
                     id: id, scientificName: taxon.scientificName, rank: taxon.rank, commonName: taxon.preferredCommonName,
-                    lang: taxon.preferredCommonNameLang, in: db))
+                    lang: taxon.preferredCommonNameLang, in: db),
+                description: try Self.description(db, id, lang: lang, in: self.database))
         }
     }
 
@@ -202,8 +203,8 @@ public struct TaxonomyStore: Sendable {
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(lang, ["id": id])).map(Self.taxon(from:))
     }
 
-    private static func names(_ db: Database, _ id: Int64, lang: String?) throws -> [TaxonName] {
-        var sql = "SELECT name, lang, name_type, is_preferred FROM names WHERE taxon_id = ?"
+    private static func names(_ db: Database, _ id: Int64, lang: String?, in database: TaxonomyDatabase) throws -> [TaxonName] {
+        var sql = "SELECT name, lang, name_type, is_preferred, id FROM names WHERE taxon_id = ?"
         var arguments: StatementArguments = [id]
         if let lang {
             // The language's names whatever their region: `de-DE` gives `de` and `de-AT` names too.
@@ -213,7 +214,12 @@ public struct TaxonomyStore: Sendable {
             arguments += [primary, regional.lower, regional.upper]
         }
         sql += " ORDER BY name_type = 'synonym', lang, is_preferred DESC, id"
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.name(from:))
+        let sources = try nameSources(db, id, in: database)
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
+            var name = Self.name(from: row)
+            if !sources.isEmpty, let rowID = row["id"] as Int64? { name.source = sources[rowID] }
+            return name
+        }
     }
 
     /// A taxon's traits by key and value, each with its unit and linked reference.

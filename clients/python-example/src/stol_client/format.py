@@ -28,7 +28,7 @@ CONSERVATION: Dict[str, Tuple[str, str]] = {
 }
 
 #: The ranks offered as filters, from the top of the tree down.
-RANKS = ("domain", "kingdom", "phylum", "class", "order", "family", "genus", "species")
+RANKS = ("domain", "kingdom", "phylum", "class", "order", "family", "genus", "species", "subspecies", "variety")
 
 #: Ranks whose scientific names taxonomists write in italics.
 ITALIC_RANKS = frozenset(("genus", "subgenus", "species", "subspecies", "variety", "form"))
