@@ -32,9 +32,11 @@ import Testing
         private let stdinFD: Int32
         private let state = State()
 
-        init(_ arguments: [String]) throws {
+        /// Starts the engine with `arguments` on `dataDirectory` (a fresh one by default); the
+        /// data directory is removed when the engine is released.
+        init(_ arguments: [String], dataDirectory: URL? = nil) throws {
             signal(SIGPIPE, SIG_IGN)
-            data = FileManager.default.temporaryDirectory.appendingPathComponent("stol-backpressure-\(UUID().uuidString)")
+            data = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stol-backpressure-\(UUID().uuidString)")
             process = Process()
             process.executableURL = EngineProcess.binary
             process.arguments = arguments + ["--data-dir", data.path]
