@@ -56,20 +56,7 @@ import Testing
         engine.sendInBackground(Array(stream.utf8))
 
         // Wait until the engine has used no CPU for 1 s (what it could run has run), then watch 3 s more.
-        func cpuTicks() -> Int {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ") ?? []
-            return stat.count > 15 ? (Int(stat[13]) ?? 0) + (Int(stat[14]) ?? 0) : 0
-        }
-        let started = ContinuousClock.now
-        var quietSince = ContinuousClock.now
-        var ticks = cpuTicks()
-        while ContinuousClock.now - quietSince < .seconds(1), ContinuousClock.now - started < .seconds(600) {
-            try await Task.sleep(for: .milliseconds(250))
-            let now = cpuTicks()
-            if now != ticks { quietSince = ContinuousClock.now }
-            ticks = now
-        }
-        let settled = ContinuousClock.now - started
+        let settled = try await ProcessCPU.waitUntilIdle(pid, timeout: .seconds(600))
         let settledKiB = try #require(ProcessMemory.read(pid)).rss
         try await Task.sleep(for: .seconds(3))
         let later = try #require(ProcessMemory.read(pid))

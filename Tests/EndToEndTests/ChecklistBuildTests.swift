@@ -129,21 +129,42 @@ import Testing
 
     static let archiveTerms = ["taxonID", "parentNameUsageID", "acceptedNameUsageID", "scientificName", "taxonRank", "taxonomicStatus"]
 
+    /// A `meta.xml` whose Taxon core is `file`, its columns the Darwin Core `terms` in order (the
+    /// first is the id), and whose extensions are (rowType, file, terms after the core id).
+    static func meta(
+        _ terms: [String], file: String = "taxa.txt", separator: String = "\\t", quote: String = "",
+        extensions: [(rowType: String, file: String, terms: [String])] = []
+    ) -> String {
+        func fields(_ terms: [String], from first: Int) -> String {
+            terms.enumerated().map { #"<field index="\#($0.offset + first)" term="http://rs.tdwg.org/dwc/terms/\#($0.element)"/>"# }.joined(separator: "\n")
+        }
+        let format = #"fieldsTerminatedBy="\#(separator)" fieldsEnclosedBy="\#(quote)" ignoreHeaderLines="1""#
+        var xml = """
+            <archive xmlns="http://rs.tdwg.org/dwc/text/">
+            <core \(format) rowType="http://rs.tdwg.org/dwc/terms/Taxon">
+            <files><location>\(file)</location></files>
+            <id index="0"/>
+            \(fields(terms, from: 0))
+            </core>
+            """
+        for ext in extensions {
+            xml += """
+
+                <extension \(format) rowType="\(ext.rowType)">
+                <files><location>\(ext.file)</location></files>
+                <coreid index="0"/>
+                \(fields(ext.terms, from: 1))
+                </extension>
+                """
+        }
+        return xml + "\n</archive>\n"
+    }
+
     /// A Darwin Core Archive folder whose core holds `rows` (after a header), in the columns of `archiveTerms`.
     static func archive(_ rows: [[String]], in dir: URL, name: String = "archive") throws -> URL {
         let folder = dir.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let fields = archiveTerms.enumerated().map { #"<field index="\#($0.offset)" term="http://rs.tdwg.org/dwc/terms/\#($0.element)"/>"# }
-        let meta = """
-            <archive xmlns="http://rs.tdwg.org/dwc/text/">
-              <core fieldsTerminatedBy="\\t" fieldsEnclosedBy="" ignoreHeaderLines="1" rowType="http://rs.tdwg.org/dwc/terms/Taxon">
-                <files><location>taxa.txt</location></files>
-                <id index="0"/>
-                \(fields.joined(separator: "\n    "))
-              </core>
-            </archive>
-            """
-        try meta.write(to: folder.appendingPathComponent("meta.xml"), atomically: true, encoding: .utf8)
+        try meta(archiveTerms).write(to: folder.appendingPathComponent("meta.xml"), atomically: true, encoding: .utf8)
         let text = ([["id", "parent", "accepted", "name", "rank", "status"]] + rows).map { $0.joined(separator: "\t") }.joined(separator: "\n") + "\n"
         try text.write(to: folder.appendingPathComponent("taxa.txt"), atomically: true, encoding: .utf8)
         return folder

@@ -22,22 +22,9 @@ import Testing
         let source = dir.appendingPathComponent("archive")
         try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
         let terms = ["taxonID", "parentNameUsageID", "scientificName", "taxonRank", "taxonomicStatus"]
-        let fields = terms.enumerated().map { #"<field index="\#($0.offset)" term="http://rs.tdwg.org/dwc/terms/\#($0.element)"/>"# }
-        let meta = """
-            <archive xmlns="http://rs.tdwg.org/dwc/text/">
-              <core fieldsTerminatedBy="," fieldsEnclosedBy="&quot;" ignoreHeaderLines="1" rowType="http://rs.tdwg.org/dwc/terms/Taxon">
-                <files><location>taxa.csv</location></files>
-                <id index="0"/>
-                \(fields.joined(separator: "\n    "))
-              </core>
-              <extension fieldsTerminatedBy="," fieldsEnclosedBy="&quot;" ignoreHeaderLines="1" rowType="http://rs.gbif.org/terms/1.0/VernacularName">
-                <files><location>vernacular.csv</location></files>
-                <coreid index="0"/>
-                <field index="1" term="http://rs.tdwg.org/dwc/terms/vernacularName"/>
-                <field index="2" term="http://purl.org/dc/terms/language"/>
-              </extension>
-            </archive>
-            """
+        let meta = ChecklistBuildTests.meta(
+            terms, file: "taxa.csv", separator: ",", quote: "&quot;",
+            extensions: [("http://rs.gbif.org/terms/1.0/VernacularName", "vernacular.csv", ["vernacularName", "language"])])
         try meta.write(to: source.appendingPathComponent("meta.xml"), atomically: true, encoding: .utf8)
         func csv(_ rows: [[String]]) -> String {
             rows.map { $0.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",") }.joined(separator: "\n") + "\n"
