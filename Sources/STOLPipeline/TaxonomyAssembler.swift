@@ -32,7 +32,7 @@ public struct TaxonomyAssembler {
         /// Rows the importer skipped, plus its taxa the assembler dropped (a missing parent, a
         /// cycle, an ancestor dropped).
         public var rowsSkipped = 0
-        /// Taxa of this source kept (a taxon that several sources declare counts for the first).
+        /// Taxa of this source kept (a taxon that several sources declare counts for each).
         public var taxaKept = 0
         /// Kept taxa whose status is accepted (not doubtful).
         public var acceptedKept = 0
@@ -58,9 +58,10 @@ public struct TaxonomyAssembler {
         index.reserveCapacity(total)
         var taxa: [SourceTaxon] = []
         taxa.reserveCapacity(total)
-        /// The result each merged taxon was first declared by.
+        /// The result each merged taxon was first declared by, and the later declarations merged into it.
         var declaredBy: [Int32] = []
         declaredBy.reserveCapacity(total)
+        var declaredAgain: [(taxon: Int32, result: Int32)] = []
         var skippedBy = [Int](repeating: 0, count: results.count)
         for (r, result) in results.enumerated() {
             for taxon in result.taxa {
@@ -72,6 +73,7 @@ public struct TaxonomyAssembler {
                 }
                 // A taxon declared again under another parent is left out; other conflicts keep the first value.
                 let leftOut = taxa[existing].parentKey != taxon.parentKey
+                if !leftOut { declaredAgain.append((Int32(existing), Int32(r))) }
                 if let problem = Self.merge(taxon, into: &taxa[existing]) {
                     let issue = SourceIssue(problem, at: taxon.origin, kind: .conflict, rows: leftOut ? 1 : 0)
                     if leftOut { skippedBy[r] += 1 }
@@ -151,8 +153,7 @@ public struct TaxonomyAssembler {
             SourceTally(rowsRead: result.rowsRead > 0 ? result.rowsRead : result.taxa.count + result.skipped.rowsSkipped,
                         rowsSkipped: result.skipped.rowsSkipped + skippedBy[r])
         }
-        for i in taxa.indices {
-            let r = Int(declaredBy[i])
+        func tally(_ i: Int, for r: Int) {
             if resolved[i] == 1 {
                 sources[r].taxaKept += 1
                 if taxa[i].status == .accepted { sources[r].acceptedKept += 1 }
@@ -160,6 +161,8 @@ public struct TaxonomyAssembler {
                 sources[r].rowsSkipped += 1
             }
         }
+        for i in taxa.indices { tally(i, for: Int(declaredBy[i])) }
+        for (i, r) in declaredAgain { tally(Int(i), for: Int(r)) }
 
         // 4. Compact (when something was dropped) and assign ids.
         var kept = taxa, keptParents = parentIndex
