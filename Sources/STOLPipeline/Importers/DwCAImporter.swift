@@ -64,7 +64,7 @@ public struct DwCAImporter: ChecklistArchiveFormat {
             let file = archive.describe(opened.entry)
             let reader = DelimitedReader(LineReader(opened.source), format: ext.format)
             var rowCount = 0
-            for _ in 0..<ext.headerLines { _ = try reader.next() }
+            try Self.skipHeader(ext.headerLines, of: reader)
             while let record = try Self.next(reader, file: file, issues: &result.skipped) {
                 rowCount += 1
                 guard isVernacular else { continue }
@@ -100,7 +100,7 @@ public struct DwCAImporter: ChecklistArchiveFormat {
     /// The rows of the core file, each id once.
     func readCore(_ source: any ByteSource, spec: DwCAMeta.FileSpec, file: String, issues: inout SourceIssues) throws -> NameUsageTable {
         let reader = DelimitedReader(LineReader(source), format: spec.format)
-        for _ in 0..<spec.headerLines { _ = try reader.next() }
+        try Self.skipHeader(spec.headerLines, of: reader)
         let classificationTerms: [(String, Rank)] = [("kingdom", .kingdom), ("phylum", .phylum), ("class", .class), ("order", .order), ("family", .family), ("genus", .genus)]
         var table = NameUsageTable()
         while let record = try Self.next(reader, file: file, issues: &issues) {
@@ -127,6 +127,17 @@ public struct DwCAImporter: ChecklistArchiveFormat {
         }
         if table.rowsRead == 0 { issues.append(SourceIssue("the core file has no rows", at: SourceLocation(file: file, line: 0), kind: .unreadableSource, rows: 0)) }
         return table
+    }
+
+    /// Reads past `lines` header lines, whatever their length (their text is never used).
+    static func skipHeader(_ lines: Int, of reader: DelimitedReader) throws {
+        for _ in 0..<lines {
+            do {
+                _ = try reader.next()
+            } catch let error as DelimitedError where error.skippedRecordLine != nil {
+                continue
+            }
+        }
     }
 
     /// The next record. One over the length limits is reported and skipped; a malformed one (an

@@ -223,10 +223,12 @@ public final class GzipReader: ByteSource {
 
 /// A line longer than `LineReader.maxLineBytes`: it was read past without being kept, and the
 /// reader goes on with the next line.
-public struct LineTooLong: Error, Sendable, Equatable {
+public struct LineTooLong: Error, Sendable, Equatable, CustomStringConvertible {
     /// The 1-based number of the line.
     public var line: Int
     public var limit: Int
+
+    public var description: String { "line \(line) is longer than \(limit) bytes" }
 }
 
 /// Splits a byte source into lines: LF or CRLF endings, a last line without an ending, and a
