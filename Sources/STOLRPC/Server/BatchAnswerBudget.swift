@@ -45,6 +45,6 @@ final class BatchAnswerBudget: Sendable {
         Envelope.response(id: id, error: .kind(
             ErrorCode.notPossible, "batchAnswerTooLarge", "Batch answer too large",
             ["limit": .integer(limit),
-             "detail": .string("the answers of this batch reached its limit of \(limit) bytes before this one; send this request again alone or in a smaller batch")]))
+             "detail": .string("with this answer the batch's answers would pass their limit of \(limit) bytes; send this request again alone or in a smaller batch")]))
     }
 }
