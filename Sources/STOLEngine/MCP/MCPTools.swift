@@ -58,9 +58,10 @@ enum MCPTools {
             let found = try await table.call(SearchMethods.Query.self, params, context: context)
             let results = found["results"]?.arrayValue ?? []
             let total = found["total"]?.int64Value ?? Int64(results.count)
+            let query = ToolText.quoted(params.query ?? "")
             let text = results.isEmpty
-                ? "No taxon matches \"\(params.query ?? "")\"."
-                : "\(results.count) of \(total) taxa matching \"\(params.query ?? "")\": " + results.prefix(10).map(Summary.line).joined(separator: "; ")
+                ? "No taxon matches \(query)."
+                : "\(results.count) of \(total) taxa matching \(query): " + results.prefix(10).map(Summary.line).joined(separator: "; ")
             return MCPToolOutput(structured: found, text: text)
         }
     }
@@ -143,7 +144,7 @@ enum MCPTools {
                 text += "lowest common ancestor \(Summary.line(comparison["lca"] ?? .null)), "
             }
             text += "taxonomic distance \(comparison["taxonomicDistance"]?.int64Value ?? 0)."
-            if let shared = comparison["sharedCladeDescription"]?.stringValue { text += " " + shared + "." }
+            if let shared = Summary.sharedClade(comparison) { text += " " + shared + "." }
             return MCPToolOutput(structured: comparison, text: text)
         }
     }
@@ -202,24 +203,28 @@ enum MCPTools {
                 "source": .string(db.source.rawValue), "schemaVersion": .integer(db.schemaVersion), "taxaCount": .integer(db.taxaCount),
                 "dataset": .object(members),
             ])
-            var text = "\(info["name"] ?? "Unnamed dataset")\(info["version"].map { " \($0)" } ?? ""): \(db.taxaCount) taxa (\(db.source.rawValue) database)."
-            if let license = info["license"] { text += " License: \(license)." }
-            if let attribution = info["attribution"] { text += " \(attribution)" }
+            var text = "Dataset \(ToolText.quoted(info["name"] ?? "Unnamed dataset"))"
+            if let version = info["version"] { text += ", version \(ToolText.quoted(version))" }
+            text += ": \(db.taxaCount) taxa (\(db.source.rawValue) database)."
+            if let license = info["license"] { text += " License: \(ToolText.quoted(license))." }
+            if let attribution = info["attribution"] { text += " Attribution: \(ToolText.quoted(attribution))." }
             return MCPToolOutput(structured: structured, text: text)
         }
     }
 }
 
-/// Short texts for people, from the engine's JSON.
+/// Short texts for people, from the engine's JSON. Every name, and any other text that comes
+/// from a database, is written as a quoted string (`ToolText.quoted`); ranks, ids and IUCN codes
+/// are the engine's own words and numbers.
 enum Summary {
-    /// `Panthera leo "Lion"`.
+    /// `"Panthera leo" "Lion"`.
     static func name(_ taxon: JSONValue) -> String {
-        let scientific = taxon["disambiguation"]?["display"]?.stringValue ?? taxon["scientificName"]?.stringValue ?? "?"
+        let scientific = ToolText.quoted(taxon["disambiguation"]?["display"]?.stringValue ?? taxon["scientificName"]?.stringValue ?? "?")
         guard let common = taxon["preferredCommonName"]?.stringValue else { return scientific }
-        return "\(scientific) \"\(common)\""
+        return "\(scientific) \(ToolText.quoted(common))"
     }
 
-    /// `Panthera leo "Lion" (species, id 5)`.
+    /// `"Panthera leo" "Lion" (species, id 5)`.
     static func line(_ taxon: JSONValue) -> String {
         var parts: [String] = []
         if let rank = taxon["rank"]?.stringValue { parts.append(rank) }
@@ -228,19 +233,39 @@ enum Summary {
         return name(taxon) + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")
     }
 
+    /// `Both are in genus "Panthera" "Big cats"`: the shared clade's sentence, from its fields (across
+    /// trees, also where the two lines part, as `CompareService.describe` says it).
+    static func sharedClade(_ comparison: JSONValue) -> String? {
+        guard let clade = comparison["sharedClade"], let relation = clade["relation"]?.stringValue else { return nil }
+        let described = (clade["rank"]?.stringValue.map { $0 + " " } ?? "") + name(clade)
+        switch relation {
+        case "sameTaxon": return "These are the same taxon"
+        case "bWithinA": return "\(name(comparison["b"] ?? .null)) is in \(described)"
+        case "aWithinB": return "\(name(comparison["a"] ?? .null)) is in \(described)"
+        default:
+            // Across trees the clade is the root of life: say where the two lines part.
+            let fromA = comparison["pathFromA"]?.arrayValue ?? [], fromB = comparison["pathFromB"]?.arrayValue ?? []
+            if clade["id"]?.int64Value == TreeOfLife.id, fromA.count > 1, fromB.count > 1 {
+                return "Both are in \(described), the root of the tree of life: their lines part there, into "
+                    + "\(name(fromA[fromA.count - 2])) and \(name(fromB[fromB.count - 2]))"
+            }
+            return "Both are in \(described)"
+        }
+    }
+
     static func detail(_ detail: JSONValue) -> String {
         let taxon = detail["taxon"] ?? .null
         var text = line(taxon)
-        if let author = taxon["author"]?.stringValue { text += ", \(author)" }
+        if let author = taxon["author"]?.stringValue { text += ", author \(ToolText.quoted(author))" }
         text += "."
         let lineage = detail["lineage"]?.arrayValue ?? []
-        if !lineage.isEmpty { text += " Lineage: " + lineage.map { $0["scientificName"]?.stringValue ?? "?" }.joined(separator: " › ") + "." }
+        if !lineage.isEmpty { text += " Lineage: " + lineage.map { ToolText.quoted($0["scientificName"]?.stringValue ?? "?") }.joined(separator: " › ") + "." }
         if case .object(let names)? = detail["names"], !names.isEmpty {
             text += " Common names in \(names.count) language\(names.count == 1 ? "" : "s")."
         }
         let traits = detail["traits"]?.arrayValue ?? []
         if !traits.isEmpty {
-            text += " Traits: " + traits.prefix(8).map { "\($0["key"]?.stringValue ?? "?"): \($0["value"]?.stringValue ?? "?")" }.joined(separator: "; ") + "."
+            text += " Traits: " + traits.prefix(8).map { "\(ToolText.quoted($0["key"]?.stringValue ?? "?")): \(ToolText.quoted($0["value"]?.stringValue ?? "?"))" }.joined(separator: "; ") + "."
         }
         if let description = detail["description"], let body = description["text"]?.stringValue {
             // The text with its attribution, which its licence (Wikipedia's CC BY-SA) requires.

@@ -47,6 +47,9 @@ public final class RPCServer: Sendable {
         /// A batch with more entries than this is answered with one `batchTooLarge` error and
         /// none of it runs: its answers are held until the last one is ready.
         public var maxBatchEntries = 1000
+        /// The most bytes of answers one batch keeps (see `BatchAnswerBudget`): parts whose
+        /// answers do not fit are answered `batchAnswerTooLarge` instead.
+        public var maxBatchAnswerBytes = 16 << 20
         /// After `stop`, how long cancelled requests may take to end and their answers to be
         /// written before `run()` returns anyway.
         public var stopGracePeriod: Duration = .seconds(10)
@@ -237,12 +240,14 @@ public final class RPCServer: Sendable {
                 if let bytes { output.send(bytes) }
                 slots.signal()
                 endWork()
+                return nil
             }
         }
     }
 
-    /// Runs a batch: each request in it takes a running-request slot of its own, and the answers
-    /// of finished parts count against the output budget until the whole array is sent.
+    /// Runs a batch: each request in it takes a running-request slot of its own, the answers of
+    /// finished parts count against the output budget until the whole array is sent, and they
+    /// are kept only while they fit in `maxBatchAnswerBytes` (`BatchAnswerBudget`).
     private func receive(batch entries: [JSONValue]) {
         guard entries.count <= options.maxBatchEntries else {
             refuseBatch(entries: entries.count)
@@ -250,25 +255,43 @@ public final class RPCServer: Sendable {
         }
         beginWork()
         let output = self.output, slots = self.slots
+        let answers = BatchAnswerBudget(limit: options.maxBatchAnswerBytes)
         var parts: [Work] = []
+        func answerAtOnce(_ bytes: [UInt8]) {
+            output.reserve(bytes.count)
+            parts.append(Task { bytes })
+        }
         entries: for entry in entries {
             switch IncomingMessage(entry) {
             case .response:
                 continue
             case let .invalid(id, error):
-                let bytes = Envelope.response(id: id, error: error)
-                output.reserve(bytes.count)
-                parts.append(Task { bytes })
+                answerAtOnce(answers.admit(Envelope.response(id: id, error: error), id: id))
             case .request(let request):
                 if handleInline(request) {
                     // Nothing after an `exit` is read, in this batch or later.
                     if state.withLock({ $0.exitCode != nil }) { break entries }
                     continue
                 }
+                // Once the batch's answers are full, its later requests are refused unrun.
+                if let id = request.id, answers.isFull {
+                    answerAtOnce(answers.refusal(id: id))
+                    continue
+                }
                 slots.wait()
+                if let id = request.id, answers.isFull {
+                    slots.signal()
+                    answerAtOnce(answers.refusal(id: id))
+                    continue
+                }
+                let id = request.id ?? .null
                 parts.append(start(request, method: methods[request.method]) { bytes in
                     slots.signal()
-                    if let bytes { output.reserve(bytes.count) }
+                    guard let bytes else { return nil }
+                    // The part's task keeps only what the batch will send.
+                    let kept = answers.admit(bytes, id: id)
+                    output.reserve(kept.count)
+                    return kept
                 })
             }
         }
@@ -334,10 +357,11 @@ public final class RPCServer: Sendable {
         return Envelope.response(id: id, result: result)
     }
 
-    /// Starts a request's one task, after what its ordering makes it wait for. The task's value is
-    /// the response bytes (nil for a notification), also handed to `deliver` when ready.
+    /// Starts a request's one task, after what its ordering makes it wait for. The response bytes
+    /// (nil for a notification) are handed to `deliver` when ready; the task's value is what
+    /// `deliver` returns (a batch keeps its parts' answers there; a single request keeps nothing).
     @discardableResult
-    private func start(_ request: Request, method: MethodTable.Method?, deliver: @escaping @Sendable ([UInt8]?) -> Void) -> Work {
+    private func start(_ request: Request, method: MethodTable.Method?, deliver: @escaping @Sendable ([UInt8]?) -> [UInt8]?) -> Work {
         let ordering = method?.ordering(for: request.params) ?? .concurrent
         let (serial, refusal) = state.withLock { s -> (Int, RPCError?) in
             s.nextSerial += 1
@@ -348,9 +372,8 @@ public final class RPCServer: Sendable {
             return (s.nextSerial, nil)
         }
         if let refusal {
-            let bytes = request.id.map { Envelope.response(id: $0, error: refusal) }
-            deliver(bytes)
-            return Task { bytes }
+            let kept = deliver(request.id.map { Envelope.response(id: $0, error: refusal) })
+            return Task { kept }
         }
         let waits = ordering.closesIntake ? inFlight.running : scheduler.dependencies(of: ordering)
         inFlight.add(serial: serial, id: request.id)
@@ -359,10 +382,10 @@ public final class RPCServer: Sendable {
             let bytes = await execute(request, method: method)
             // Delivered before the request leaves the registry: a `shutdown` read meanwhile
             // either waits for this task or finds its answer already sent.
-            deliver(bytes)
+            let kept = deliver(bytes)
             inFlight.remove(serial: serial)
             scheduler.finished(serial: serial, ordering: ordering)
-            return bytes
+            return kept
         }
         scheduler.started(work, serial: serial, ordering: ordering)
         inFlight.attach(work, serial: serial)
