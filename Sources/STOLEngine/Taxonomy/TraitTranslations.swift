@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A value is translated whole when the table has it; otherwise it is composed from its parts,
 /// and only when every part is known:
-/// - segments split by `; ` ("photosynthetic; reproduces by spores");
+/// - segments split by `; ` outside parentheses ("photosynthetic; reproduces by spores");
 /// - a head with a parenthesis, "carnivore (large hoofed mammals)": both translated;
 /// - a measurement, "up to about 1.5 m", "5–10 cm across": a quantity word, the number (with a
 ///   decimal comma), the unit symbol unchanged (a word unit such as `years` translated), and a
@@ -145,12 +145,30 @@ public struct TraitTranslations: Sendable {
     /// `value` in `language`, or nil when some part of it is not in the table.
     func translate(_ value: String, _ language: String) -> String? {
         if let whole = lookup(.term, value, language) { return whole }
-        let segments = value.components(separatedBy: "; ")
+        let segments = Self.segments(value)
         if segments.count > 1 {
             let parts = segments.map { translateSegment($0, language) }
             return parts.contains(nil) ? nil : parts.compactMap { $0 }.joined(separator: "; ")
         }
         return translateSegment(value, language)
+    }
+
+    /// `value` split at each "; " outside parentheses: "herbivore (seeds, fruit; eats clay)" is one.
+    static func segments(_ value: String) -> [String] {
+        var segments: [String] = [], current = "", depth = 0
+        var rest = value[...]
+        while let character = rest.first {
+            if depth == 0, rest.hasPrefix("; ") {
+                segments.append(current)
+                current = ""
+                rest = rest.dropFirst(2)
+                continue
+            }
+            if character == "(" { depth += 1 } else if character == ")" { depth = max(0, depth - 1) }
+            current.append(character)
+            rest = rest.dropFirst()
+        }
+        return segments + [current]
     }
 
     private func translateSegment(_ segment: String, _ language: String) -> String? {

@@ -87,6 +87,8 @@ import Testing
             ("cold, clear streams, rivers and lakes", "de", "kalte, klare Bäche, Flüsse und Seen"),
             ("rivers (cold, clear streams) and lakes", "fr", "rivières (ruisseaux froids et clairs) et lacs"),
             ("cap up to about 1 m across, edible", "es", "sombrero hasta alrededor de 1 m de diámetro, comestible"),
+            // "; " inside a parenthesis does not end a segment.
+            ("lakes (rivers; dead wood); cold, clear streams", "de", "Seen (Flüsse; Totholz); kalte, klare Bäche"),
             // Numbers: the English thousands comma goes; from five digits a no-break space.
             ("more than 1,000 years", "de", "mehr als 1000 Jahre"),
             ("more than 490,000 years", "fr", "plus de 490\u{00A0}000 ans"),
