@@ -140,7 +140,7 @@ import Testing
     }
 
     @Test func aValueWithAnUnknownPartIsLeftWhole() {
-        for english in ["savanna, grassland and open woodland of Africa; Gir Forest in India", "woodland of Atlantis", "carnivore (dragons)", "about 3 furlongs"] {
+        for english in ["savanna, grassland and open woodland of Africa; Gir Forest on Atlantis", "woodland of Atlantis", "carnivore (dragons)", "about 3 furlongs"] {
             let trait = Self.value(english, "de")
             #expect(trait.value == english && trait.translated == false, "\(english)")
         }
@@ -153,7 +153,9 @@ import Testing
     }
 
     /// The share of the embedded database's trait values each language gets, printed for the
-    /// README's table, with a floor so the table cannot lose ground unnoticed.
+    /// README's table, with a floor so the table cannot lose ground unnoticed: every value was
+    /// translated when the floor was set (3,576 values, 100 % in de, fr and es); the floor leaves
+    /// a little room for values that new dataset entries bring before their rows are written.
     @Test func shareOfTheEmbeddedDatabaseTranslated() throws {
         let queue = try DatabaseQueue(path: try Engine.embeddedDatabaseURL().path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         let traits = try queue.read { db in
@@ -165,7 +167,13 @@ import Testing
             let share = Double(localized.filter { $0.translated == true }.count) / Double(traits.count)
             let byKey = Dictionary(grouping: localized, by: \.key).mapValues { list in "\(list.filter { $0.translated == true }.count)/\(list.count)" }
             print("trait values translated, \(lang): \(String(format: "%.1f", share * 100)) % of \(traits.count); by key: \(byKey.sorted { $0.key < $1.key })")
-            #expect(share > 0.5, "\(lang): \(share)")
+            let untranslated = localized.filter { $0.translated != true }
+            #expect(share >= 0.98, "\(lang): \(share); untranslated, for example: \(untranslated.prefix(10).map { "\($0.key): \($0.value)" })")
+            for key in ["body length", "diet", "habitat", "height", "lifespan", "metabolism", "shape", "size"] {
+                let ofKey = localized.filter { $0.key == key }
+                let keyShare = Double(ofKey.filter { $0.translated == true }.count) / Double(max(1, ofKey.count))
+                #expect(!ofKey.isEmpty && keyShare >= 0.95, "\(lang) \(key): \(keyShare); untranslated: \(untranslated.filter { $0.key == key }.prefix(10).map(\.value))")
+            }
             if lang == "de" { #expect(localized.allSatisfy { $0.label != $0.key }, "every key of the embedded database has a German label") }
         }
     }
