@@ -261,8 +261,8 @@ public struct TraitTranslations: Sendable {
             out.append("\(withNumber) \(unit)")  // "about 1" → "alrededor de 1", not "unos 1"
         } else {
             if at > 0 {
-                guard let words = lookup(.quantity, quantity, language) else { return nil }
-                out.append(words)
+                guard let quantityWords = lookup(.quantity, quantity, language) else { return nil }
+                out.append(quantityWords)
             }
             out.append("\(Self.localizedNumber(number)) \(unit)")
         }
