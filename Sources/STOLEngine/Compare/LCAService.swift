@@ -133,10 +133,12 @@ public enum LCASnapshotLoader {
             var path: [Int32] = []
             var previousDepth: Int64 = -1
             var valid = true
-            try scan(db, "SELECT taxon_id, depth FROM euler_tour ORDER BY seq") { row in
+            try scan(db, "SELECT taxon_id, depth, seq FROM euler_tour ORDER BY seq", rowids: [("euler_tour", 2)]) { row in
                 guard valid else { return }
-                let id = sqlite3_column_int64(row, 0)
-                let depth = sqlite3_column_int64(row, 1)
+                let id = try row.taxonID(0, "euler_tour.taxon_id")
+                let depth = try row.integer(1, "euler_tour.depth")
+                // A depth the tour cannot have (deeper than the path so far, or negative) ends it below.
+                guard depth <= Int64(path.count), depth >= 0 else { valid = false; return }
                 if depth == previousDepth + 1 || (depth == 0 && previousDepth <= 0) {
                     // A first occurrence.
                     guard ids.count < expected else { valid = false; return }
@@ -165,18 +167,18 @@ public enum LCASnapshotLoader {
             parentIDs.reserveCapacity(expected)
             nameOrder.reserveCapacity(expected)
             var species = [UInt64](repeating: 0, count: (expected + 63) / 64)
-            try scan(db, "SELECT id, parent_id, rank = 'species' FROM taxa ORDER BY id") { row in
+            try scan(db, "SELECT id, parent_id, rank IS 'species' FROM taxa ORDER BY id", rowids: TaxonomyStore.taxaRowIDs) { row in
                 let i = ids.count
-                ids.append(sqlite3_column_int64(row, 0))
-                parentIDs.append(sqlite3_column_type(row, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(row, 1))
-                if sqlite3_column_int64(row, 2) == 1 {
+                ids.append(try row.taxonID(0, "taxa.id"))
+                parentIDs.append(try row.taxonIDOrNull(1, "taxa.parent_id") ?? -1)
+                if try row.integer(2, "taxa.rank") == 1 {
                     if i >> 6 >= species.count { species.append(0) }
                     species[i >> 6] |= 1 << UInt64(i & 63)
                 }
             }
             // Siblings in name order, straight from the (parent_id, scientific_name) index.
-            try scan(db, "SELECT id FROM taxa ORDER BY parent_id, scientific_name, id") { row in
-                nameOrder.append(sqlite3_column_int64(row, 0))
+            try scan(db, "SELECT id FROM taxa ORDER BY parent_id, scientific_name, id", rowids: TaxonomyStore.taxaRowIDs) { row in
+                nameOrder.append(try row.taxonID(0, "taxa.id"))
             }
             return TaxaRows(ids: ids, parentIDs: parentIDs, species: species, nameOrder: nameOrder)
         }
@@ -246,12 +248,12 @@ public enum LCASnapshotLoader {
         return LCASnapshot(tree: tree, ids: preorderIDs, byID: newIndex, speciesBits: bits, source: .taxa, buildSeconds: seconds(since: started))
     }
 
-    /// Steps `sql`, handing the raw statement to `row`: millions of rows without a `Row` each.
-    static func scan(_ db: Database, _ sql: String, _ row: (OpaquePointer) throws -> Void) throws {
+    /// Steps `sql`, handing each row to `row`: millions of rows without a GRDB `Row` each.
+    static func scan(_ db: Database, _ sql: String, rowids: StoredRow.RowIDs, _ row: (StoredRow) throws -> Void) throws {
         let statement = try db.makeStatement(sql: sql)
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
-        while try db.nextRow(handle) { try row(handle) }
+        while try db.nextRow(handle) { try row(StoredRow(handle, rowids: rowids)) }
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

@@ -24,14 +24,23 @@ package enum IndexContentCheck {
     /// `seed` keys the digests. A file someone may have made to fool the check (an imported one)
     /// is checked with a seed drawn at random, so that digests cannot be made to collide without
     /// knowing it.
-    package static func problems(_ db: Database, table: String, seed: UInt64 = 0) throws -> [String]? {
+    ///
+    /// With `statistics`, each index's entries and distinct key prefixes, as counted by the pass
+    /// over it, go there (what `ANALYZE` would write in `sqlite_stat1`), and the row count of a
+    /// table without indexes.
+    package static func problems(_ db: Database, table: String, seed: UInt64 = 0, statistics: PlannerStatistics? = nil) throws -> [String]? {
         guard let layout = try TableLayout(db, table: table) else { return nil }
-        if layout.indexes.isEmpty { return [] }
+        if layout.indexes.isEmpty {
+            if let statistics { statistics.record(table: table, rows: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0) }
+            return []
+        }
         try db.execute(sql: "PRAGMA reverse_unordered_selects = OFF")
         guard let tableDigests = try digestsOfRows(db, layout, seed: seed) else { return nil }
         var problems: [String] = []
+        var counted: [(index: String, entries: Int, distinct: [Int])] = []
         for (index, expected) in zip(layout.indexes, tableDigests) {
             guard let scan = try scanIndex(db, layout, index, seed: seed) else { return nil }
+            counted.append((index.name, scan.digest.count, scan.distinct))
             problems += scan.problems
             if scan.digest.count != expected.count {
                 problems.append("wrong # of entries in index \(index.name): \(scan.digest.count) for \(expected.count) rows")
@@ -39,6 +48,7 @@ package enum IndexContentCheck {
                 problems.append("index \(index.name) does not hold its table's rows")
             }
         }
+        for entry in counted { statistics?.record(table: table, index: entry.index, entries: entry.entries, distinct: entry.distinct) }
         return problems
     }
 
@@ -186,6 +196,8 @@ package enum IndexContentCheck {
     private struct IndexScan {
         var digest: Digest
         var problems: [String] = []
+        /// Per key prefix (first column, first two, …), how many distinct values it takes.
+        var distinct: [Int] = []
     }
 
     /// Scans `index` through a covering scan of the index alone; nil when SQLite would not scan it
@@ -203,6 +215,8 @@ package enum IndexContentCheck {
         var previous = EntryKey(count: n), current = EntryKey(count: n)
         var previousRowid: Int64 = 0
         var first = true
+        // Changes of each key prefix from one entry to the next (SQLite's `anDLt`).
+        var changes = [Int](repeating: 0, count: n)
         let collations = index.keys.map(\.collation), descending = index.keys.map(\.descending)
         while try db.nextRow(handle) {
             for k in 0..<n {
@@ -211,11 +225,19 @@ package enum IndexContentCheck {
             }
             let rowid = sqlite3_column_int64(handle, Int32(n))
             hashes.withUnsafeBufferPointer { scan.digest.add(values: $0, rowid: rowid) }
-            if !first, scan.problems.count < 10 {
+            if !first {
                 var order = 0
+                var differsAt = n
                 for k in 0..<n where order == 0 {
                     order = previous.compare(k, with: current, collation: collations[k])
+                    if order != 0 { differsAt = k }
                     if descending[k] { order = -order }
+                }
+                for k in differsAt..<n { changes[k] += 1 }
+                guard scan.problems.count < 10 else {
+                    swap(&previous, &current)
+                    previousRowid = rowid
+                    continue
                 }
                 if order == 0, index.unique, !current.hasNull {
                     scan.problems.append("non-unique entry in index \(index.name) at rowid \(rowid)")
@@ -227,6 +249,7 @@ package enum IndexContentCheck {
             previousRowid = rowid
             first = false
         }
+        scan.distinct = changes.map { $0 + 1 }
         return scan
     }
 }

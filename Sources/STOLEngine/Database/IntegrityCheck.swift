@@ -21,25 +21,36 @@ package final class IntegrityCheck: Sendable {
     package let cache: String
     /// Keys the index digests (`IndexContentCheck.problems`).
     package let seed: UInt64
+    /// Runs on each table whose b-trees and indexes passed, while its pages are in the cache: the
+    /// import checks the values of a taxonomy database's tables here (`StoredValueCheck`).
+    package let tableCheck: (@Sendable (Database, String) throws -> [String])?
+    /// Where the passes over the indexes leave what `ANALYZE` would write (`PlannerStatistics`).
+    package let statistics: PlannerStatistics?
     private let connections = Locked<[DatabaseQueue]>([])
     private let stopped = Locked(false)
 
-    package init(path: String, configuration: Configuration = Configuration(), cache: String, seed: UInt64 = 0) {
+    package init(path: String, configuration: Configuration = Configuration(), cache: String, seed: UInt64 = 0,
+                 tableCheck: (@Sendable (Database, String) throws -> [String])? = nil, statistics: PlannerStatistics? = nil) {
         self.path = path
         var configuration = configuration
         configuration.readonly = true
         self.configuration = configuration
         self.cache = cache
         self.seed = seed
+        self.tableCheck = tableCheck
+        self.statistics = statistics
     }
 
     /// The problems found, as sentences (none for a sound file). `beside`, if given, runs first on
-    /// the second connection (the build checks foreign keys there). Throws the first error a
-    /// piece throws (SQLite's, for a file too damaged to read, or an interruption).
-    package func problems(beside: (@Sendable (Database) throws -> Void)? = nil) throws -> [String] {
+    /// the second connection (the build checks foreign keys there, an import the tree and the
+    /// full-text indexes). `progress` is told the share of tables checked (0…1) after each.
+    /// Throws the first error a piece throws (SQLite's, for a file too damaged to read, or an
+    /// interruption).
+    package func problems(beside: (@Sendable (Database) throws -> Void)? = nil, progress: (@Sendable (Double) -> Void)? = nil) throws -> [String] {
         let tables = try read { db in try Self.tablesLargestFirst(db) }
         let next = Locked(0)
         let problems = Locked<[String]>([])
+        let tablesDone = Locked(0)
         let failure = Locked<(any Error)?>(nil)
         let seed = self.seed
         // Runs `first`, then tables until none is left; a thrown error stops both workers.
@@ -53,8 +64,14 @@ package final class IntegrityCheck: Sendable {
                             return i < tables.count ? tables[i] : nil
                         }
                         guard let table else { break }
-                        let found = try Self.tableProblems(db, table, seed: seed)
+                        var found = try Self.tableProblems(db, table, seed: seed, statistics: statistics)
+                        if found.isEmpty, let tableCheck = self.tableCheck { found = try tableCheck(db, table) }
                         problems.withLock { $0 += found }
+                        let checked = tablesDone.withLock { done -> Int in
+                            done += 1
+                            return done
+                        }
+                        progress?(Double(checked) / Double(max(tables.count, 1)))
                     }
                 }
             } catch {
@@ -87,11 +104,15 @@ package final class IntegrityCheck: Sendable {
 
     /// What `integrity_check(table)` would report: `quick_check(table)`, then the indexes' content
     /// (`IndexContentCheck`, or SQLite's own check of a table that one does not model).
-    package static func tableProblems(_ db: Database, _ table: String, seed: UInt64 = 0) throws -> [String] {
+    /// With `statistics`, what `ANALYZE` would write for the table's indexes goes there (SQLite's
+    /// own tables, which `ANALYZE` skips, are left out).
+    package static func tableProblems(_ db: Database, _ table: String, seed: UInt64 = 0, statistics: PlannerStatistics? = nil) throws -> [String] {
         let name = table.quotedDatabaseIdentifier
         let quick = try String.fetchAll(db, sql: "PRAGMA quick_check(\(name))").filter { $0 != "ok" }
         guard quick.isEmpty else { return quick }
-        if let found = try IndexContentCheck.problems(db, table: table, seed: seed) { return found }
+        let counting = table.lowercased().hasPrefix("sqlite_") ? nil : statistics
+        if let found = try IndexContentCheck.problems(db, table: table, seed: seed, statistics: counting) { return found }
+        counting?.markUncounted(table)
         return try String.fetchAll(db, sql: "PRAGMA integrity_check(\(name))").filter { $0 != "ok" }
     }
 
