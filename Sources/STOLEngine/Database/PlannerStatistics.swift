@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 import STOLSupport
 
@@ -76,10 +75,6 @@ package final class PlannerStatistics: Sendable {
             guard row[0] as String? == "text", row[2] as String? == "text" || row[2] as String? == "null", row[4] as String? == "text",
                   let table = row[1] as String?, let stat = row[5] as String? else { return false }
             guard found.insert(Entry(table: table, index: row[3] as String?, stat: stat)).inserted else { return false }
-        }
-        if ProcessInfo.processInfo.environment["STOL_DEBUG_STATS"] != nil {
-            for e in found.subtracting(expected) { FileHandle.standardError.write("file only: \(e)\n".data(using: .utf8)!) }
-            for e in expected.subtracting(found) { FileHandle.standardError.write("computed only: \(e)\n".data(using: .utf8)!) }
         }
         return found == expected
     }
