@@ -45,7 +45,11 @@ import Testing
         for path in (fm.enumerator(atPath: data.path)?.allObjects as? [String]) ?? [] {
             let attributes = (try? fm.attributesOfItem(atPath: data.appendingPathComponent(path).path)) ?? [:]
             if attributes[.type] as? FileAttributeType == .typeDirectory {
+                // An engine's scratch folder: each engine (a restart too) makes one of its own name.
+                if path.hasPrefix(".stol-tmp-"), !path.contains("/") { continue }
                 out[path] = "directory"
+            } else if path.hasPrefix(".stol-tmp-"), path.hasSuffix("/owner.lock") {
+                continue
             } else {
                 let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
                 out[path] = "\(attributes[.size] ?? "?") \(attributes[.systemFileNumber] ?? "?") \(modified)"
@@ -91,9 +95,12 @@ import Testing
         var skipped: [String] = []
     }
 
-    func sweep(_ kind: StolKind) async throws {
+    /// Tries `cases` (all of `kind`'s by default) on one engine; with `restarting`, the engine is
+    /// stopped after each case and a new one started on the same data directory must answer
+    /// `ping` and serve the installed reference. `limited` engines refuse more than 1 MiB decompressed.
+    func sweep(_ kind: StolKind, cases chosen: [HostileCase]? = nil, limited: Bool = true, restarting: Bool = false) async throws {
         let setup = try Self.setup.get()
-        let cases = setup.files.all(kind)
+        let cases = chosen ?? setup.files.all(kind)
         let data = setup.scratch.appendingPathComponent("data-\(kind.rawValue)-\(UUID().uuidString)")
         let inputs = setup.scratch.appendingPathComponent("inputs-\(kind.rawValue)")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
@@ -101,7 +108,7 @@ import Testing
             try? FileManager.default.removeItem(at: data)
             try? FileManager.default.removeItem(at: inputs)
         }
-        var engine = try Self.engine(setup, data: data)
+        var engine = try Self.engine(setup, data: data, limited: limited)
         try await Self.installValid(setup, engine)
         #expect(await Self.serving(engine, setup))
         var baseline = await Self.state(engine)
@@ -128,6 +135,9 @@ import Testing
             for (field, value) in hostile.fields {
                 #expect(error?["data"]?[field] == value, "\(label): data.\(field) in \(String(describing: response))")
             }
+            if let detail = hostile.detail {
+                #expect(error?["data"]?["detail"]?.stringValue?.contains(detail) == true, "\(label): data.detail should name \(detail): \(String(describing: response))")
+            }
             if let actual = error?["data"]?["kind"]?.stringValue { tally.kinds[hostile.family, default: [:]][actual, default: 0] += 1 }
 
             let alive = engine.process.isRunning
@@ -141,7 +151,15 @@ import Testing
                 // Carry on with the other cases on a fresh engine, on the same data directory.
                 if engine.process.isRunning { kill(engine.process.processIdentifier, SIGKILL) }
                 _ = await engine.waitForExit()
-                engine = try Self.engine(setup, data: data)
+                engine = try Self.engine(setup, data: data, limited: limited)
+            } else if restarting {
+                engine.closeStdin()
+                #expect(await engine.waitForExit() == 0, "\(label): \(engine.stderrText.suffix(2000))")
+                engine = try Self.engine(setup, data: data, limited: limited)
+                #expect(await engine.result("ping") == .object([]), "\(label): a restart does not answer ping: \(engine.stderrText.suffix(2000))")
+                #expect(await Self.serving(engine, setup), "\(label): a restart does not serve the reference")
+                // The new engine has a scratch folder of its own.
+                baseline = await Self.state(engine)
             }
         }
         #expect(!engine.stderrText.contains("Fatal error"), "\(engine.stderrText.suffix(2000))")
@@ -170,6 +188,15 @@ import Testing
     @Test func hostileReferenceDatabasesAreRefused() async throws { try await sweep(.database) }
 
     @Test func hostileMediaPacksAreRefused() async throws { try await sweep(.media) }
+
+    /// Every wrong-typed value of every column of every table, broken trees, full-text indexes,
+    /// definitions and tables outside the schema (`HostileFiles.contentCases`): each refused with
+    /// its kind and a detail naming the table and column, and after each a new engine on the same
+    /// data directory answers `ping` and serves the reference installed before.
+    @Test func hostileContentIsRefusedAndEveryRestartAnswersPing() async throws {
+        let setup = try Self.setup.get()
+        try await sweep(.database, cases: setup.files.contentCases(), limited: false, restarting: true)
+    }
 
     /// The generator's own valid variants do import, so every refusal above is the fault's doing.
     @Test func generatedValidFilesImport() async throws {
