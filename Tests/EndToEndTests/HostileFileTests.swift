@@ -198,6 +198,54 @@ import Testing
         try await sweep(.database, cases: setup.files.contentCases(), limited: false, restarting: true)
     }
 
+    /// Statistics a file brings are replaced by ANALYZE's (a file whose `sqlite_stat1` claims
+    /// that `idx_taxa_parent` is useless and `idx_taxa_rank` unique installs with the fixture's own
+    /// statistics), and a tree exactly as deep as the engine serves is served whole, from the root.
+    @Test func tamperedStatisticsAreReplacedAndTheDeepestTreeIsServedWhole() async throws {
+        let setup = try Self.setup.get()
+        let files = setup.files
+        let data = setup.scratch.appendingPathComponent("data-positive-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let engine = try Self.engine(setup, data: data, limited: false)
+        let statistics = "SELECT tbl, idx, stat FROM sqlite_stat1 ORDER BY tbl, idx"
+        let own = try SQLiteCLI.run(files.databaseURL, statistics, readOnly: true)
+        let tampered = try files.variant(of: files.databaseURL, sql: """
+            UPDATE sqlite_stat1 SET stat = '57 57' WHERE idx IN ('idx_taxa_parent', 'idx_taxa_parent_name', 'idx_taxa_scientific_name', 'idx_taxa_name');
+            UPDATE sqlite_stat1 SET stat = '57 1' WHERE idx IN ('idx_taxa_rank', 'idx_taxa_status');
+            """)
+        let stol = setup.scratch.appendingPathComponent("tampered-statistics.stol")
+        defer { try? FileManager.default.removeItem(at: stol) }
+        try Data(files.writer.envelope(.database, version: 1, payload: Deflate.gzipStored(tampered))).write(to: stol)
+        let verified = try EngineProcess.run(["verify", stol.path, "--trusted-key", files.writer.trusted.hex])
+        #expect(verified.stdout.contains("note: planner statistics are not ANALYZE's; an import recomputes them"), "\(verified.stdout)")
+        let imported = await engine.call("database/import", .object(["path": .string(stol.path)]), timeout: .seconds(120))
+        #expect(imported?["result"]?["source"] == "reference", "\(String(describing: imported))")
+        let installed = data.appendingPathComponent("Databases/reference.sqlite")
+        #expect(try SQLiteCLI.run(installed, statistics, readOnly: true) == own, "the installed file has ANALYZE's statistics")
+        #expect(await engine.result("taxon/children", .object(["id": .integer(Int(try HostileServingTests.id("Panthera")))]))?["children"]?.arrayValue?.count == 2)
+
+        // A chain hanging from the root, its end exactly `maxDepth` deep (the tour left out, so the
+        // tree comes from taxa): imported, and its lineage served whole.
+        let depth = 10_000
+        let deep = try files.variant(of: files.databaseURL, sql: HostileFiles.chain(depth) + "DELETE FROM euler_tour; DELETE FROM first_occurrence;")
+        let deepStol = setup.scratch.appendingPathComponent("deep.stol")
+        defer { try? FileManager.default.removeItem(at: deepStol) }
+        try Data(files.writer.envelope(.database, version: 1, payload: Deflate.gzipStored(deep))).write(to: deepStol)
+        let deepImport = await engine.call("database/import", .object(["path": .string(deepStol.path)]), timeout: .seconds(120))
+        #expect(deepImport?["result"]?["source"] == "reference", "\(String(describing: deepImport))")
+        let root = try #require(Int(try SQLiteCLI.run(files.databaseURL, "SELECT min(id) FROM taxa WHERE parent_id IS NULL", readOnly: true).first ?? ""))
+        let end = 8_000_000_000 + depth
+        for round in 0..<2 {  // Likely from SQL, then from the in-memory tree (`taxon/lineages` waits for it).
+            let ancestors = await engine.call("taxon/ancestors", .object(["id": .integer(end)]), timeout: .seconds(60))?["result"]?["ancestors"]?.arrayValue ?? []
+            #expect(ancestors.count == depth, "round \(round): \(ancestors.count)")
+            #expect(ancestors.first?["id"] == .integer(root) && ancestors.last?["id"] == .integer(end - 1), "round \(round)")
+            let lineage = await engine.call("taxon/lineages", .object(["ids": [.integer(end)]]), timeout: .seconds(60))?["result"]
+            #expect(lineage?["lineages"]?.arrayValue?.first?.arrayValue?.count == depth && lineage?["source"] == "tree", "round \(round)")
+        }
+        engine.closeStdin()
+        #expect(await engine.waitForExit() == 0)
+    }
+
     /// The generator's own valid variants do import, so every refusal above is the fault's doing.
     @Test func generatedValidFilesImport() async throws {
         let setup = try Self.setup.get()

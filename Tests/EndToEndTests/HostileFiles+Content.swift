@@ -114,6 +114,9 @@ extension HostileFiles {
         add("a taxon that is its own parent", detail: "cycle", "UPDATE taxa SET parent_id = id WHERE id = \(lion);")
         add("a parent that names no taxon", detail: "names no taxon", ci: true, "UPDATE taxa SET parent_id = 424242424242 WHERE id = \(lion);")
         add("a chain 100,000 deep", detail: "levels below its root", ci: true, Self.chain(100_000))
+        add("an Euler tour of another tree (the lion's visits given to the tiger)", detail: "euler_tour does not walk the tree",
+            "UPDATE euler_tour SET taxon_id = \(tiger) WHERE taxon_id = \(lion);")
+        add("a first occurrence that is not the first visit", detail: "first_occurrence.seq holds", "UPDATE first_occurrence SET seq = seq + 1 WHERE taxon_id = \(lion);")
 
         // Definitions that are not the schema's, and tables outside it.
         let schema = "incompatibleSchema"
@@ -151,15 +154,15 @@ extension HostileFiles {
         return cases
     }
 
-    /// SQL hanging a chain of `depth` unranked taxa below the fixture's root, each the only child
+    /// SQL hanging a chain of `depth` unranked taxa below the fixture's first root, each the only child
     /// of the one before, with consistent child counts.
     static func chain(_ depth: Int) -> String {
         """
         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(depth))
         INSERT INTO taxa (id, parent_id, rank, scientific_name, status, child_count)
-        SELECT 8000000000 + i, CASE i WHEN 1 THEN (SELECT id FROM taxa WHERE parent_id IS NULL) ELSE 7999999999 + i END,
+        SELECT 8000000000 + i, CASE i WHEN 1 THEN (SELECT min(id) FROM taxa WHERE parent_id IS NULL) ELSE 7999999999 + i END,
                NULL, 'Chain ' || i, 'accepted', i < \(depth) FROM n;
-        UPDATE taxa SET child_count = child_count + 1 WHERE parent_id IS NULL;
+        UPDATE taxa SET child_count = child_count + 1 WHERE id = (SELECT min(id) FROM taxa WHERE parent_id IS NULL);
         """
     }
 }

@@ -34,6 +34,9 @@ public struct CompareService: Sendable {
             guard let na = snapshot.node(for: a) else { throw TaxonomyError.taxonNotFound(a) }
             guard let nb = snapshot.node(for: b) else { throw TaxonomyError.taxonNotFound(b) }
             guard let common = snapshot.index.lca(na, nb) else { throw CompareError.noCommonAncestor(a, b) }
+            for (id, node) in [(a, na), (b, nb)] where Int(snapshot.tree.depth[Int(node)]) > TaxonomyLimits.maxDepth {
+                throw database.reporting(DataFault.lineage(tooDeep: id))
+            }
             let pathA = snapshot.path(from: na, upTo: common), pathB = snapshot.path(from: nb, upTo: common)
             // Both paths in one read; the clades near the root usually come from the tree's cache.
             let (taxa, read) = try await database.read { db in

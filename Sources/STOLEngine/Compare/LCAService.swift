@@ -153,10 +153,31 @@ public enum LCASnapshotLoader {
                 }
                 previousDepth = depth
             }
-            guard valid, ids.count == expected else { return nil }
+            guard valid, ids.count == expected, try tourMatchesParents(db, ids: ids, parent: parent) else { return nil }
             let species = try Int64.fetchAll(db, sql: "SELECT id FROM taxa WHERE rank = 'species'")
             return TourRows(ids: ids, parent: parent, species: species)
         }
+    }
+
+    /// Whether the tour's tree (`ids` in preorder, `parent` as node indices) is the one
+    /// `taxa.parent_id` describes: a database whose tour was not made from its taxa (import
+    /// refuses one; an older engine's import did not) is served from `taxa` instead, so that
+    /// lineages from the tree and from SQL never differ.
+    static func tourMatchesParents(_ db: Database, ids: [Int64], parent: [Int32]) throws -> Bool {
+        var byID = [Int32](0..<Int32(ids.count))
+        byID.sort { ids[Int($0)] < ids[Int($1)] }
+        var i = 0
+        var matches = true
+        try scan(db, "SELECT id, parent_id FROM taxa ORDER BY id", rowids: TaxonomyStore.taxaRowIDs) { row in
+            guard matches else { return }
+            guard i < byID.count else { matches = false; return }
+            let node = Int(byID[i])
+            i += 1
+            let tourParent = parent[node] >= 0 ? ids[Int(parent[node])] : nil
+            let id = try row.taxonID(0, "taxa.id"), parentID = try row.taxonIDOrNull(1, "taxa.parent_id")
+            matches = ids[node] == id && tourParent == parentID
+        }
+        return matches && i == byID.count
     }
 
     static func readTaxa(_ database: TaxonomyDatabase) async throws -> TaxaRows {

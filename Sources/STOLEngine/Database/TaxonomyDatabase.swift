@@ -127,6 +127,13 @@ public final class TaxonomyDatabase: Sendable {
         }
     }
 
+    /// `fault`, found outside a read (in the in-memory tree), as the damage it is, reported like
+    /// the damage a read finds.
+    func reporting(_ fault: DataFault) -> DatabaseDamage {
+        // `reported` turns every DataFault into a DatabaseDamage.
+        reported(fault) as? DatabaseDamage ?? DatabaseDamage(source: source, detail: fault.detail)
+    }
+
     /// Corrupt pages are a typed, reported condition, not an internal error: the first damage
     /// found is kept for `damage`, and the error becomes a `DatabaseDamage`.
     private func reported(_ error: any Error) -> any Error {

@@ -238,6 +238,7 @@ public actor ReferenceService {
             do { try settings.setReferenceActive(false) } catch { throw .settingsUnwritable("\(error)") }
         }
         activeFile = nil
+        fallback = nil
         await provider.activateBundled()
         // unlink, never a recursive removal: a link put in its place is removed, not followed.
         if delete, OwnedPath.exists(referenceURL), unlink(referenceURL.path) != 0 {

@@ -12,6 +12,8 @@ extension TaxonomyStore {
     public func ancestors(_ id: Int64, lang: String = "en", tree: LCASnapshot?) async throws -> [Taxon] {
         guard let tree else { return try await ancestors(id, lang: lang) }
         guard let node = tree.node(for: id) else { throw TaxonomyError.taxonNotFound(id) }
+        // As the SQL walk: a lineage longer than the engine serves is a fault, not an answer.
+        guard Int(tree.tree.depth[Int(node)]) <= TaxonomyLimits.maxDepth else { throw database.reporting(DataFault.lineage(tooDeep: id)) }
         let nodes = Array(tree.tree.ancestors(of: node).reversed())
         let select = Self.selectTaxon(in: database)
         return try await database.read { db in
