@@ -27,15 +27,23 @@ package enum IndexContentCheck {
     ///
     /// With `statistics`, each index's entries and distinct key prefixes, as counted by the pass
     /// over it, go there (what `ANALYZE` would write in `sqlite_stat1`), and the row count of a
-    /// table without indexes.
+    /// table without indexes. With `values`, the pass over the table also hands each row to it
+    /// (it is `complete` afterwards), so that the values are checked without a pass of their own.
     package static func problems(_ db: Database, table: String, seed: UInt64 = 0, statistics: PlannerStatistics? = nil) throws -> [String]? {
+        var none: StoredValueCheck.Pass?
+        return try problems(db, table: table, seed: seed, statistics: statistics, values: &none)
+    }
+
+    /// `problems(_:table:seed:statistics:)`, handing each row of the pass over the table to `values`.
+    static func problems(_ db: Database, table: String, seed: UInt64 = 0, statistics: PlannerStatistics? = nil,
+                         values: inout StoredValueCheck.Pass?) throws -> [String]? {
         guard let layout = try TableLayout(db, table: table) else { return nil }
         if layout.indexes.isEmpty {
             if let statistics { statistics.record(table: table, rows: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0) }
             return []
         }
         try db.execute(sql: "PRAGMA reverse_unordered_selects = OFF")
-        guard let tableDigests = try digestsOfRows(db, layout, seed: seed) else { return nil }
+        guard let tableDigests = try digestsOfRows(db, layout, seed: seed, values: &values) else { return nil }
         var problems: [String] = []
         var counted: [(index: String, entries: Int, distinct: [Int])] = []
         for (index, expected) in zip(layout.indexes, tableDigests) {
@@ -163,8 +171,10 @@ package enum IndexContentCheck {
 
     /// The digests of the entries each index should hold, from one pass over the table in rowid
     /// order; nil when a key holds a value the check does not model.
-    private static func digestsOfRows(_ db: Database, _ layout: TableLayout, seed: UInt64) throws -> [Digest]? {
-        let list = (layout.columns + [layout.rowid]).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+    private static func digestsOfRows(_ db: Database, _ layout: TableLayout, seed: UInt64, values: inout StoredValueCheck.Pass?) throws -> [Digest]? {
+        // The value check's columns come after the rowid, when there is one to feed.
+        let valueColumns = values?.columns ?? []
+        let list = (layout.columns + [layout.rowid] + valueColumns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let statement = try db.makeStatement(sql: "SELECT \(list) FROM \(layout.table.quotedDatabaseIdentifier) NOT INDEXED")
         let handle = statement.sqliteStatement
         let rowidColumn = Int32(layout.columns.count)
@@ -181,6 +191,7 @@ package enum IndexContentCheck {
                 hashes[column] = hash
             }
             let rowid = sqlite3_column_int64(handle, rowidColumn)
+            if values?.isDone == false { values?.check(handle, first: rowidColumn + 1, identityColumn: rowidColumn) }
             for p in positions.indices { entry[p] = hashes[positions[p]] }
             entry.withUnsafeBufferPointer { values in
                 for i in digests.indices {
@@ -188,6 +199,7 @@ package enum IndexContentCheck {
                 }
             }
         }
+        values?.complete = true
         return digests
     }
 

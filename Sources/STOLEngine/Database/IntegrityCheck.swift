@@ -21,23 +21,23 @@ package final class IntegrityCheck: Sendable {
     package let cache: String
     /// Keys the index digests (`IndexContentCheck.problems`).
     package let seed: UInt64
-    /// Runs on each table whose b-trees and indexes passed, while its pages are in the cache: the
-    /// import checks the values of a taxonomy database's tables here (`StoredValueCheck`).
-    package let tableCheck: (@Sendable (Database, String) throws -> [String])?
+    /// Whether each table's values are checked too (`StoredValueCheck`: an import of a taxonomy
+    /// database), in the pass over the table that the index check makes anyway.
+    package let checksValues: Bool
     /// Where the passes over the indexes leave what `ANALYZE` would write (`PlannerStatistics`).
     package let statistics: PlannerStatistics?
     private let connections = Locked<[DatabaseQueue]>([])
     private let stopped = Locked(false)
 
     package init(path: String, configuration: Configuration = Configuration(), cache: String, seed: UInt64 = 0,
-                 tableCheck: (@Sendable (Database, String) throws -> [String])? = nil, statistics: PlannerStatistics? = nil) {
+                 checksValues: Bool = false, statistics: PlannerStatistics? = nil) {
         self.path = path
         var configuration = configuration
         configuration.readonly = true
         self.configuration = configuration
         self.cache = cache
         self.seed = seed
-        self.tableCheck = tableCheck
+        self.checksValues = checksValues
         self.statistics = statistics
     }
 
@@ -64,8 +64,7 @@ package final class IntegrityCheck: Sendable {
                             return i < tables.count ? tables[i] : nil
                         }
                         guard let table else { break }
-                        var found = try Self.tableProblems(db, table, seed: seed, statistics: statistics)
-                        if found.isEmpty, let tableCheck = self.tableCheck { found = try tableCheck(db, table) }
+                        let found = try Self.tableProblems(db, table, seed: seed, statistics: statistics, checksValues: checksValues)
                         problems.withLock { $0 += found }
                         let checked = tablesDone.withLock { done -> Int in
                             done += 1
@@ -105,15 +104,27 @@ package final class IntegrityCheck: Sendable {
     /// What `integrity_check(table)` would report: `quick_check(table)`, then the indexes' content
     /// (`IndexContentCheck`, or SQLite's own check of a table that one does not model).
     /// With `statistics`, what `ANALYZE` would write for the table's indexes goes there (SQLite's
-    /// own tables, which `ANALYZE` skips, are left out).
-    package static func tableProblems(_ db: Database, _ table: String, seed: UInt64 = 0, statistics: PlannerStatistics? = nil) throws -> [String] {
+    /// own tables, which `ANALYZE` skips, are left out). With `checksValues`, the values of a sound
+    /// table are checked (`StoredValueCheck`), in the index check's pass over it when it makes one.
+    package static func tableProblems(_ db: Database, _ table: String, seed: UInt64 = 0, statistics: PlannerStatistics? = nil,
+                                      checksValues: Bool = false) throws -> [String] {
         let name = table.quotedDatabaseIdentifier
         let quick = try String.fetchAll(db, sql: "PRAGMA quick_check(\(name))").filter { $0 != "ok" }
         guard quick.isEmpty else { return quick }
         let counting = table.lowercased().hasPrefix("sqlite_") ? nil : statistics
-        if let found = try IndexContentCheck.problems(db, table: table, seed: seed, statistics: counting) { return found }
-        counting?.markUncounted(table)
-        return try String.fetchAll(db, sql: "PRAGMA integrity_check(\(name))").filter { $0 != "ok" }
+        var values = checksValues ? try StoredValueCheck.Pass(db, table: table) : nil
+        var found: [String]
+        if let indexProblems = try IndexContentCheck.problems(db, table: table, seed: seed, statistics: counting, values: &values) {
+            found = indexProblems
+        } else {
+            counting?.markUncounted(table)
+            found = try String.fetchAll(db, sql: "PRAGMA integrity_check(\(name))").filter { $0 != "ok" }
+            // A pass the index check began and gave up is started again.
+            if values?.complete == false { values = try StoredValueCheck.Pass(db, table: table) }
+        }
+        guard found.isEmpty, var values else { return found }
+        if !values.complete { try values.scan(db) }
+        return values.problems
     }
 
     /// Every ordinary table (FTS5's shadow tables included; virtual tables have no b-tree), by

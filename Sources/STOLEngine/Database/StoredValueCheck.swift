@@ -63,9 +63,14 @@ enum StoredValueCheck {
         "fts_words_content": [Rule(column: "c0", kind: .text, nullable: false)],
     ]
 
+    /// Tables whose values `TaxonomyTreeCheck` checks in its own pass over them (the Euler tour
+    /// and first occurrences hold integers only), so that they are read once.
+    static let checkedWithTheTree: Set<String> = ["euler_tour", "first_occurrence"]
+
     /// The rules of `table`'s columns that the schema has and the file holds (`present`); none
     /// for a table the schema does not model.
     static func rules(_ table: String, present: Set<String>) -> [Rule] {
+        if checkedWithTheTree.contains(table) { return [] }
         if let shadow = shadowColumns[table] { return shadow.filter { present.contains($0.column) } }
         guard let columns = ImportSchema.database?.columns[table] else { return [] }
         return columns.compactMap { column in
@@ -95,78 +100,153 @@ enum StoredValueCheck {
     }
 
     /// The problems of `table`'s values, as sentences: the first found in each column, at most
-    /// `limit` in all. None for a table without rules.
+    /// `limit` in all, from a pass over the table of their own. None for a table without rules.
     static func problems(_ db: Database, table: String, limit: Int = 5) throws -> [String] {
-        let info = try Row.fetchAll(db, sql: "SELECT CAST(name AS TEXT) FROM pragma_table_info(?)", arguments: [table])
-        let present = Set(info.compactMap { $0[0] as String? })
-        let rules = rules(table, present: present)
-        var problems: [String] = []
-        if table == "schema_version" {
-            let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM schema_version") ?? 0
-            if rows != 1 { problems.append("schema_version holds \(rows) rows; the schema has exactly one") }
-        }
-        guard !rules.isEmpty else { return problems }
-        // The row's identity for the detail: its rowid, or the key of a table without one.
-        let withoutRowid = (try? Bool.fetchOne(db, sql: "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])) ?? (table == "dataset_info")
-        let identity = withoutRowid ? "key" : "rowid"
-        let columns = rules.map(\.column.quotedDatabaseIdentifier).joined(separator: ", ")
-        let statement = try db.makeStatement(sql: "SELECT \(identity), \(columns) FROM \(table.quotedDatabaseIdentifier) NOT INDEXED")
-        let handle = statement.sqliteStatement
-        let allowed = rules.map { rule -> [[UInt8]] in
-            if case .member(let values) = rule.kind { return values.map { Array($0.utf8) } }
-            return []
-        }
-        var faulted = [Bool](repeating: false, count: rules.count)
-        var open = rules.count
-        while open > 0, problems.count < limit, try db.nextRow(handle) {
-            for (k, rule) in rules.enumerated() where !faulted[k] {
-                let i = Int32(k + 1)
-                guard let expected = problem(handle, i, rule, allowed: allowed[k]) else { continue }
-                faulted[k] = true
-                open -= 1
-                problems.append("\(table).\(rule.column) holds \(StoredRow.describe(handle, i)) where the schema has \(expected) (\(table) \(identity) \(identityText(handle)))")
-                if problems.count >= limit { break }
+        guard var pass = try Pass(db, table: table, limit: limit) else { return [] }
+        try pass.scan(db)
+        return pass.problems
+    }
+
+    /// The check of one table's values, fed row by row: by a pass of its own (`scan`), or by one
+    /// that reads the table anyway (`IndexContentCheck`'s pass over a table with indexes, which
+    /// selects `columns` too), so that a table is read once for both.
+    struct Pass {
+        let table: String
+        let rules: [Rule]
+        /// How the detail names a row: by `rowid`, or by `key` in a table without one.
+        let identity: String
+        let limit: Int
+        // The rules as flat arrays, so that the loop over millions of rows copies nothing.
+        private let kinds: [Code]
+        private let nullable: [Bool]
+        private let allowed: [[[UInt8]]]
+        /// Rules not yet faulted: a column's first fault is its example, and it is not looked at again.
+        private var checking: [Int]
+        private(set) var problems: [String] = []
+        /// Whether every row went through `check`.
+        var complete = false
+
+        /// Nil for a table without rules (and not `schema_version`, whose rows are counted here).
+        init?(_ db: Database, table: String, limit: Int = 5) throws {
+            let info = try Row.fetchAll(db, sql: "SELECT CAST(name AS TEXT) FROM pragma_table_info(?)", arguments: [table])
+            let rules = StoredValueCheck.rules(table, present: Set(info.compactMap { $0[0] as String? }))
+            guard !rules.isEmpty else { return nil }
+            self.table = table
+            self.rules = rules
+            self.limit = limit
+            let withoutRowid = (try? Bool.fetchOne(db, sql: "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])) ?? (table == "dataset_info")
+            identity = withoutRowid ? "key" : "rowid"
+            kinds = rules.map { Code($0.kind) }
+            nullable = rules.map(\.nullable)
+            allowed = rules.map { rule -> [[UInt8]] in
+                if case .member(let values) = rule.kind { return values.map { Array($0.utf8) } }
+                return []
+            }
+            checking = Array(rules.indices)
+            if table == "schema_version" {
+                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM schema_version") ?? 0
+                if rows != 1 { problems.append("schema_version holds \(rows) rows; the schema has exactly one") }
             }
         }
-        return problems
-    }
 
-    /// The row's rowid or key (column 0) as the detail shows it.
-    static func identityText(_ handle: OpaquePointer) -> String {
-        switch sqlite3_column_type(handle, 0) {
-        case SQLITE_INTEGER: return String(sqlite3_column_int64(handle, 0))
-        case SQLITE_TEXT:
-            let bytes = sqlite3_column_text(handle, 0)
-            let count = Int(sqlite3_column_bytes(handle, 0))
-            guard let bytes, StoredText.problem(bytes, count: count) == nil else { return StoredRow.describe(handle, 0) }
-            return "'" + StoredRow.excerpt(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)) + "'"
-        default: return StoredRow.describe(handle, 0)
+        /// The columns the rows handed to `check` must hold, in order.
+        var columns: [String] { rules.map(\.column) }
+
+        /// Whether further rows can find nothing new.
+        var isDone: Bool { checking.isEmpty || problems.count >= limit }
+
+        /// Checks the row `handle` is on: rule k's column at `first + k`, the row's identity at `identityColumn`.
+        mutating func check(_ handle: OpaquePointer, first: Int32, identityColumn: Int32) {
+            var k = 0
+            while k < checking.count {
+                let column = checking[k]
+                let i = first + Int32(column)
+                let kind = kinds[column]
+                if fine(handle, i, kind, nullable: nullable[column]),
+                   kind != .member || StoredValueCheck.isMember(handle, i, of: allowed[column]) {
+                    k += 1
+                    continue
+                }
+                checking.remove(at: k)
+                let rule = rules[column]
+                problems.append("\(table).\(rule.column) holds \(StoredRow.describe(handle, i)) where the schema has \(expectation(rule)) (\(table) \(identity) \(identityText(handle, identityColumn)))")
+                if problems.count >= limit { return }
+            }
+        }
+
+        /// A pass of its own over the table, in rowid order.
+        mutating func scan(_ db: Database) throws {
+            let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            let statement = try db.makeStatement(sql: "SELECT \(identity), \(list) FROM \(table.quotedDatabaseIdentifier) NOT INDEXED")
+            let handle = statement.sqliteStatement
+            while !isDone, try db.nextRow(handle) { check(handle, first: 1, identityColumn: 0) }
+            complete = true
         }
     }
 
-    /// What column `i` should hold, when it holds something else; nil when its value is fine.
+    /// `Kind` without its payload, for the loop over rows.
+    enum Code {
+        case integer, taxonID, flag, text, member
+
+        init(_ kind: Kind) {
+            switch kind {
+            case .integer: self = .integer
+            case .taxonID: self = .taxonID
+            case .flag: self = .flag
+            case .text: self = .text
+            case .member: self = .member
+            }
+        }
+    }
+
+    /// Whether column `i` holds what `kind` allows; for a member column, text (its value is
+    /// looked up by `isMember`).
     @inline(__always)
-    static func problem(_ handle: OpaquePointer, _ i: Int32, _ rule: Rule, allowed: [[UInt8]]) -> String? {
+    static func fine(_ handle: OpaquePointer, _ i: Int32, _ kind: Code, nullable: Bool) -> Bool {
         let type = sqlite3_column_type(handle, i)
-        if type == SQLITE_NULL { return rule.nullable ? nil : "a value (NOT NULL)" }
-        switch rule.kind {
+        if type == SQLITE_NULL { return nullable }
+        switch kind {
         case .integer:
-            return type == SQLITE_INTEGER ? nil : "an integer"
+            return type == SQLITE_INTEGER
         case .taxonID:
-            guard type == SQLITE_INTEGER, TaxonomyLimits.taxonIDs.contains(sqlite3_column_int64(handle, i)) else { return "a taxon id (an integer from 1 to 2^53 - 1)" }
-            return nil
+            return type == SQLITE_INTEGER && TaxonomyLimits.taxonIDs.contains(sqlite3_column_int64(handle, i))
         case .flag:
-            guard type == SQLITE_INTEGER, (0...1).contains(sqlite3_column_int64(handle, i)) else { return "0 or 1" }
-            return nil
+            return type == SQLITE_INTEGER && (0...1).contains(sqlite3_column_int64(handle, i))
         case .text, .member:
-            guard type == SQLITE_TEXT else { return "text" }
+            return type == SQLITE_TEXT && StoredText.problem(sqlite3_column_text(handle, i), count: Int(sqlite3_column_bytes(handle, i))) == nil
+        }
+    }
+
+    /// Whether the text (or NULL) in column `i` is one of `allowed`.
+    static func isMember(_ handle: OpaquePointer, _ i: Int32, of allowed: [[UInt8]]) -> Bool {
+        guard sqlite3_column_type(handle, i) == SQLITE_TEXT else { return true }
+        let text = UnsafeBufferPointer(start: sqlite3_column_text(handle, i), count: Int(sqlite3_column_bytes(handle, i)))
+        return allowed.contains { $0.elementsEqual(text) }
+    }
+
+    /// What a column under `rule` holds, in words.
+    static func expectation(_ rule: Rule) -> String {
+        let value: String
+        switch rule.kind {
+        case .integer: value = "an integer"
+        case .taxonID: value = "a taxon id (an integer from 1 to 2^53 - 1)"
+        case .flag: value = "0 or 1"
+        case .text: value = "valid UTF-8 text without NUL"
+        case .member(let values): value = "one of " + values.map { "'\($0)'" }.joined(separator: ", ")
+        }
+        return rule.nullable ? value + " or NULL" : value
+    }
+
+    /// The row's rowid or key (column `i`) as the detail shows it.
+    static func identityText(_ handle: OpaquePointer, _ i: Int32) -> String {
+        switch sqlite3_column_type(handle, i) {
+        case SQLITE_INTEGER: return String(sqlite3_column_int64(handle, i))
+        case SQLITE_TEXT:
             let bytes = sqlite3_column_text(handle, i)
             let count = Int(sqlite3_column_bytes(handle, i))
-            if StoredText.problem(bytes, count: count) != nil { return "valid UTF-8 text without NUL" }
-            guard case .member(let values) = rule.kind else { return nil }
-            let text = UnsafeBufferPointer(start: bytes, count: count)
-            if allowed.contains(where: { $0.elementsEqual(text) }) { return nil }
-            return "one of " + values.map { "'\($0)'" }.joined(separator: ", ")
+            guard let bytes, StoredText.problem(bytes, count: count) == nil else { return StoredRow.describe(handle, i) }
+            return "'" + StoredRow.excerpt(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)) + "'"
+        default: return StoredRow.describe(handle, i)
         }
     }
 }

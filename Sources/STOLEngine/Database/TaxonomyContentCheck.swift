@@ -8,8 +8,8 @@ import STOLSupport
 /// full-text indexes FTS5 can read (`FullTextCheck`).
 ///
 /// `database/import` (and `stol-engine verify`) run it inside the integrity check: the values per
-/// table (`tableProblems`), the tree and the full-text indexes beside the tables (`run`), on the
-/// staged copy. A `--database` file gets `problems(_:)` when it is opened, read-only.
+/// table in the check's own pass over each (`IntegrityCheck.checksValues`), the tree and the
+/// full-text indexes beside the tables (`run`), on the staged copy. A `--database` file gets `problems(_:)` when it is opened, read-only.
 final class TaxonomyContentCheck: Sendable {
     /// Goes up whenever the checks grow, so that a file recorded as checked by an earlier engine
     /// (`ExtensionCache.contentCheckRecord`) is checked again.
@@ -21,11 +21,6 @@ final class TaxonomyContentCheck: Sendable {
     /// For the staged copy of an import, which FTS5's `integrity-check` may open for writing.
     init(stagedCopy: URL) {
         fullText = FullTextCheck(path: stagedCopy.path)
-    }
-
-    /// The values of one table; for `IntegrityCheck.tableCheck`.
-    @Sendable static func tableProblems(_ db: Database, _ table: String) throws -> [String] {
-        try StoredValueCheck.problems(db, table: table)
     }
 
     /// The tree and the full-text indexes, on `db` (a connection of the integrity check) and on a

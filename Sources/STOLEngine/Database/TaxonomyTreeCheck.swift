@@ -47,23 +47,46 @@ enum TaxonomyTreeCheck {
                 if problems.count < limit { problems.append("taxa.parent_id holds \(parentIDs[i]), which names no taxon (taxa rowid \(ids[i]))") }
             }
         }
-        let tree: TreeIndex
-        do {
-            tree = try TreeIndex(parent: parent, order: <)
-        } catch {
-            switch error {
-            case .cycle(let node): return Array((problems + [cycleProblem(from: node, parent: parent, ids: ids)]).prefix(limit))
+        parentIDs = []
+        // Children in compressed form (no order needed here), then depths by an explicit-stack
+        // walk from the roots: a taxon never reached sits on a cycle or hangs below one.
+        var childStart = [Int32](repeating: 0, count: n + 1)
+        for i in 0..<n where parent[i] >= 0 { childStart[Int(parent[i]) + 1] += 1 }
+        for i in 0..<n { childStart[i + 1] += childStart[i] }
+        var fill = childStart
+        var children = [Int32](repeating: 0, count: n)
+        for i in 0..<n where parent[i] >= 0 {
+            let p = Int(parent[i])
+            children[Int(fill[p])] = Int32(i)
+            fill[p] += 1
+        }
+        fill = []
+        var depth = [Int32](repeating: -1, count: n)
+        var stack: [Int32] = []
+        for root in 0..<n where parent[root] < 0 {
+            depth[root] = 0
+            stack.append(Int32(root))
+            while let node = stack.popLast() {
+                let d = depth[Int(node)] + 1
+                for c in Int(childStart[Int(node)])..<Int(childStart[Int(node) + 1]) {
+                    depth[Int(children[c])] = d
+                    stack.append(children[c])
+                }
             }
         }
-        if let deepest = tree.depth.indices.max(by: { tree.depth[$0] < tree.depth[$1] }), Int(tree.depth[deepest]) > TaxonomyLimits.maxDepth {
-            problems.append("taxa.parent_id: taxa rowid \(ids[deepest]) is \(tree.depth[deepest]) levels below its root; the engine serves lineages of at most \(TaxonomyLimits.maxDepth)")
+        children = []
+        if let unreached = depth.firstIndex(of: -1) {
+            return Array((problems + [cycleProblem(from: Int32(unreached), parent: parent, ids: ids)]).prefix(limit))
         }
-        if problems.count < limit { problems += try tourProblems(db, ids: ids, parent: parent, depth: tree.depth, index: index(of:)) }
+        if let deepest = depth.indices.max(by: { depth[$0] < depth[$1] }), Int(depth[deepest]) > TaxonomyLimits.maxDepth {
+            problems.append("taxa.parent_id: taxa rowid \(ids[deepest]) is \(depth[deepest]) levels below its root; the engine serves lineages of at most \(TaxonomyLimits.maxDepth)")
+        }
+        if problems.count < limit { problems += try tourProblems(db, ids: ids, parent: parent, depth: depth, index: index(of:)) }
         if storesChildCounts {
             for i in 0..<n where problems.count < limit {
-                let children = Int64(tree.childStart[i + 1] - tree.childStart[i])
-                if childCounts[i] >= 0, childCounts[i] != children {
-                    problems.append("taxa.child_count holds \(childCounts[i]) where the taxon has \(children) children (taxa rowid \(ids[i]))")
+                let count = Int64(childStart[i + 1] - childStart[i])
+                if childCounts[i] >= 0, childCounts[i] != count {
+                    problems.append("taxa.child_count holds \(childCounts[i]) where the taxon has \(count) children (taxa rowid \(ids[i]))")
                 }
             }
         }
@@ -85,7 +108,11 @@ enum TaxonomyTreeCheck {
         while try db.nextRow(handle) {
             read = true
             let seq = sqlite3_column_int64(handle, 0)
-            guard sqlite3_column_type(handle, 1) == SQLITE_INTEGER, sqlite3_column_type(handle, 2) == SQLITE_INTEGER else { continue }
+            // These tables are read here only (`StoredValueCheck.checkedWithTheTree`): their types too.
+            if sqlite3_column_type(handle, 1) != SQLITE_INTEGER || sqlite3_column_type(handle, 2) != SQLITE_INTEGER {
+                let (i, column) = sqlite3_column_type(handle, 1) != SQLITE_INTEGER ? (Int32(1), "taxon_id") : (Int32(2), "depth")
+                return ["euler_tour.\(column) holds \(StoredRow.describe(handle, i)) where the schema has an integer (euler_tour rowid \(seq))"]
+            }
             let id = sqlite3_column_int64(handle, 1), level = sqlite3_column_int64(handle, 2)
             guard let node = index(id) else { return wrong(seq, "taxon \(id) is not in taxa") }
             if level == previous + 1 || (level == 0 && previous <= 0) {
@@ -111,7 +138,10 @@ enum TaxonomyTreeCheck {
         var listed = 0
         while try db.nextRow(rows) {
             let id = sqlite3_column_int64(rows, 0)
-            guard sqlite3_column_type(rows, 1) == SQLITE_INTEGER, let node = index(id) else { continue }
+            guard sqlite3_column_type(rows, 1) == SQLITE_INTEGER else {
+                return ["first_occurrence.seq holds \(StoredRow.describe(rows, 1)) where the schema has an integer (first_occurrence rowid \(id))"]
+            }
+            guard let node = index(id) else { return ["first_occurrence.taxon_id holds \(id), which names no taxon (first_occurrence rowid \(id))"] }
             let seq = sqlite3_column_int64(rows, 1)
             guard first[Int(node)] == seq else {
                 return ["first_occurrence.seq holds \(seq) where the Euler tour first visits the taxon at \(first[Int(node)]) (first_occurrence rowid \(id))"]

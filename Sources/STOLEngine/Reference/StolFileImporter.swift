@@ -271,7 +271,7 @@ public struct StolFileImporter: Sendable {
         }
         let content = TaxonomyContentCheck(stagedCopy: database)
         let check = IntegrityCheck(path: uri, configuration: configuration, cache: Self.checkCache, seed: seed,
-                                   tableCheck: TaxonomyContentCheck.tableProblems, statistics: statistics)
+                                   checksValues: true, statistics: statistics)
         let found = try job.whileInterruptible({ check.interrupt(); content.interrupt() }) {
             try check.problems(beside: { db in try content.run(db) }, progress: progress)
         }

@@ -118,11 +118,11 @@ import Testing
 
     @Test func theContentCheckNamesTableColumnAndRow() throws {
         #expect(try Self.valueProblems("") == [])
-        #expect(try Self.valueProblems("UPDATE taxa SET year = 1758.5 WHERE id = 3") == ["taxa.year holds the real 1758.5 where the schema has an integer (taxa rowid 3)"])
+        #expect(try Self.valueProblems("UPDATE taxa SET year = 1758.5 WHERE id = 3") == ["taxa.year holds the real 1758.5 where the schema has an integer or NULL (taxa rowid 3)"])
         #expect(try Self.valueProblems("UPDATE taxa SET conservation = 'XX' WHERE id = 4") == [
-            "taxa.conservation holds text 'XX' where the schema has one of 'EX', 'EW', 'CR', 'EN', 'VU', 'NT', 'LC', 'DD', 'NE' (taxa rowid 4)"])
+            "taxa.conservation holds text 'XX' where the schema has one of 'EX', 'EW', 'CR', 'EN', 'VU', 'NT', 'LC', 'DD', 'NE' or NULL (taxa rowid 4)"])
         #expect(try Self.valueProblems("UPDATE names SET is_preferred = 2 WHERE id = 3") == ["names.is_preferred holds the integer 2 where the schema has 0 or 1 (names rowid 3)"])
-        #expect(try Self.valueProblems("UPDATE dataset_info SET value = x'ff'") == ["dataset_info.value holds a blob of 1 bytes where the schema has text (dataset_info key 'name')"])
+        #expect(try Self.valueProblems("UPDATE dataset_info SET value = x'ff'") == ["dataset_info.value holds a blob of 1 bytes where the schema has valid UTF-8 text without NUL (dataset_info key 'name')"])
         #expect(try Self.valueProblems("INSERT INTO schema_version VALUES (1, '2026')") == ["schema_version holds 2 rows; the schema has exactly one"])
         for id in ["9223372036854775807", "0", "-5"] {
             let found = try Self.valueProblems("UPDATE taxa SET id = \(id) WHERE id = 4")
