@@ -229,14 +229,7 @@ public enum LCASnapshotLoader {
     static func build(_ rows: TaxaRows, started: ContinuousClock.Instant) throws -> LCASnapshot {
         let n = rows.ids.count
         let ids = rows.ids
-        func index(of id: Int64) -> Int32? {
-            var lo = 0, hi = n
-            while lo < hi {
-                let mid = (lo + hi) >> 1
-                if ids[mid] < id { lo = mid + 1 } else { hi = mid }
-            }
-            return lo < n && ids[lo] == id ? Int32(lo) : nil
-        }
+        func index(of id: Int64) -> Int32? { ids.position(ofSortedID: id) }
         // Nodes in id order first.
         var parent = [Int32](repeating: -1, count: n)
         for i in 0..<n where rows.parentIDs[i] >= 0 {

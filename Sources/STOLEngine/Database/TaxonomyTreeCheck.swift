@@ -29,14 +29,7 @@ enum TaxonomyTreeCheck {
         let n = ids.count
         guard n < Int(Int32.max) else { return ["taxa holds \(n) rows; the engine serves at most \(Int32.max - 1)"] }
         // Rows come in rowid order, so `ids` is sorted: parents by binary search.
-        func index(of id: Int64) -> Int32? {
-            var lo = 0, hi = n
-            while lo < hi {
-                let mid = (lo + hi) >> 1
-                if ids[mid] < id { lo = mid + 1 } else { hi = mid }
-            }
-            return lo < n && ids[lo] == id ? Int32(lo) : nil
-        }
+        func index(of id: Int64) -> Int32? { ids.position(ofSortedID: id) }
         var problems: [String] = []
         var parent = [Int32](repeating: -1, count: n)
         for i in 0..<n where parentIDs[i] != -1 {
