@@ -39,12 +39,3 @@ public struct DataFault: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { detail }
 }
-
-/// The limits the engine holds a taxonomy database to, at import and when it serves.
-public enum TaxonomyLimits {
-    /// The deepest taxon served whole: a lineage has at most this many ancestors. Import refuses
-    /// a deeper tree (real taxonomies are a few dozen levels deep; Open Tree's synthesis about 100).
-    public static let maxDepth = 10_000
-    /// Taxon ids, as the protocol carries them: positive and below 2^53 (JavaScript reads them exactly).
-    public static let taxonIDs: ClosedRange<Int64> = 1...(1 << 53) - 1
-}

@@ -90,6 +90,13 @@ enum TaxonomyTreeCheck {
     /// taxon id's node) or `first_occurrence` not its first visits: the first such place. None for
     /// a database without a tour (the engine then builds its tree from `taxa`).
     static func tourProblems(_ db: Database, ids: [Int64], parent: [Int32], depth: [Int32], index: (Int64) -> Int32?) throws -> [String] {
+        // A `--database` file in the layout of earlier engine builds (`euler_tour.idx`) is read
+        // through views; its tour is checked against taxa when the in-memory tree is built.
+        func columns(_ table: String) throws -> Set<String> {
+            Set(try String.fetchAll(db, sql: "SELECT CAST(name AS TEXT) FROM pragma_table_info(?)", arguments: [table]))
+        }
+        guard try columns("euler_tour").isSuperset(of: ["seq", "taxon_id", "depth"]),
+              try columns("first_occurrence").isSuperset(of: ["taxon_id", "seq"]) else { return [] }
         let statement = try db.makeStatement(sql: "SELECT seq, taxon_id, depth FROM euler_tour NOT INDEXED")
         let handle = statement.sqliteStatement
         var first = [Int64](repeating: -1, count: ids.count)

@@ -5,7 +5,7 @@ import STOLRPC
 enum Params {
     /// Taxon ids are positive JSON integers below 2^53.
     static func taxonID(_ value: Int64, field: String = "id") throws -> Int64 {
-        guard value > 0, value < (1 << 53) else { throw RPCError.invalidParams(field: field, "must be a positive integer") }
+        guard TaxonomyLimits.taxonIDs.contains(value) else { throw RPCError.invalidParams(field: field, "must be a positive integer") }
         return value
     }
 

@@ -27,8 +27,9 @@ public actor ReferenceService {
     /// Held across each switch of the active database (this engine's or `follow()`'s), so that
     /// their steps never interleave at a suspension point.
     private let gate = AsyncGate()
-    /// Why the bundled database is served although the setting chose the reference one; nil once
-    /// a reference database is active again.
+    /// Why the bundled database is served although the setting chose the reference one
+    /// (`database/info.referenceFallback`); nil once a reference database is active again or the
+    /// user deactivated it.
     public private(set) var fallback: ReferenceFallback?
 
     public nonisolated var referenceURL: URL { Self.referenceURL(dataDirectory) }

@@ -298,8 +298,7 @@ public struct StolFileImporter: Sendable {
                 return SchemaExtensions.Extension.allCases.filter { !present.contains($0) }
             }
             // New extensions bring new tables and indexes: their statistics are computed too.
-            let newStatistics = !staged.statisticsAreOwn || !missing.isEmpty
-            guard newStatistics else { return }
+            guard !staged.statisticsAreOwn || !missing.isEmpty else { return }
             try job.whileInterruptible({ queue.interrupt() }) {
                 try queue.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA trusted_schema = OFF;")
@@ -308,10 +307,8 @@ public struct StolFileImporter: Sendable {
                             report(0.9, "building extensions")
                             try SchemaExtensions.build(missing, in: db) { report(0.9, "building extensions: \($0.rawValue)") }
                         }
-                        if newStatistics {
-                            report(0.91, "computing statistics")
-                            try PlannerStatistics.recompute(db)
-                        }
+                        report(0.91, "computing statistics")
+                        try PlannerStatistics.recompute(db)
                         return .commit
                     }
                 }
@@ -323,7 +320,6 @@ public struct StolFileImporter: Sendable {
             throw .importFailed("preparing the database: \(Self.describe(error))")
         }
         try checkCancelled(job)
-        report(0.915, "ready to install")
     }
 
     private func inflate(_ file: RawFile, payloadSize: Int64, to database: URL, job: ImportJob, report: Report) throws(ReferenceError) {
