@@ -158,6 +158,9 @@ import Testing
                 engine = try Self.engine(setup, data: data, limited: limited)
                 #expect(await engine.result("ping") == .object([]), "\(label): a restart does not answer ping: \(engine.stderrText.suffix(2000))")
                 #expect(await Self.serving(engine, setup), "\(label): a restart does not serve the reference")
+                // The engine that stopped took its scratch folder with it: only the new one's is there.
+                let scratch = ((try? FileManager.default.contentsOfDirectory(atPath: data.path)) ?? []).filter { $0.hasPrefix(".stol-tmp-") }
+                #expect(scratch.count <= 1, "\(label): scratch folders left behind: \(scratch)")
                 // The new engine has a scratch folder of its own.
                 baseline = await Self.state(engine)
             }
