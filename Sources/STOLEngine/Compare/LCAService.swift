@@ -95,7 +95,9 @@ public enum LCASnapshotLoader {
         let started = ContinuousClock.now
         if preferTour, let fromTour = try await readTour(database) {
             try Task.checkCancellation()
-            return try await OffPool.run { try build(fromTour, source: .eulerTour, started: started) }
+            // A tour that is not the tree of `taxa.parent_id` (import refuses one; an older engine's
+            // import did not) is left for `taxa`, so that lineages from the tree and from SQL agree.
+            if let built = try await OffPool.run({ try build(fromTour, source: .eulerTour, started: started) }) { return built }
         }
         let rows = try await readTaxa(database)
         try Task.checkCancellation()
@@ -107,6 +109,9 @@ public enum LCASnapshotLoader {
         var ids: [Int64]
         var parent: [Int32]
         var species: [Int64]
+        /// `taxa`'s ids and parent ids (-1 for a root), in id order, to hold the tour to.
+        var taxaIDs: [Int64]
+        var taxaParents: [Int64]
     }
 
     /// Nodes in id order, and every id again in sibling (name) order.
@@ -153,31 +158,17 @@ public enum LCASnapshotLoader {
                 }
                 previousDepth = depth
             }
-            guard valid, ids.count == expected, try tourMatchesParents(db, ids: ids, parent: parent) else { return nil }
+            guard valid, ids.count == expected else { return nil }
             let species = try Int64.fetchAll(db, sql: "SELECT id FROM taxa WHERE rank = 'species'")
-            return TourRows(ids: ids, parent: parent, species: species)
+            var taxaIDs: [Int64] = [], taxaParents: [Int64] = []
+            taxaIDs.reserveCapacity(expected)
+            taxaParents.reserveCapacity(expected)
+            try scan(db, "SELECT id, parent_id FROM taxa ORDER BY id", rowids: TaxonomyStore.taxaRowIDs) { row in
+                taxaIDs.append(try row.taxonID(0, "taxa.id"))
+                taxaParents.append(try row.taxonIDOrNull(1, "taxa.parent_id") ?? -1)
+            }
+            return TourRows(ids: ids, parent: parent, species: species, taxaIDs: taxaIDs, taxaParents: taxaParents)
         }
-    }
-
-    /// Whether the tour's tree (`ids` in preorder, `parent` as node indices) is the one
-    /// `taxa.parent_id` describes: a database whose tour was not made from its taxa (import
-    /// refuses one; an older engine's import did not) is served from `taxa` instead, so that
-    /// lineages from the tree and from SQL never differ.
-    static func tourMatchesParents(_ db: Database, ids: [Int64], parent: [Int32]) throws -> Bool {
-        var byID = [Int32](0..<Int32(ids.count))
-        byID.sort { ids[Int($0)] < ids[Int($1)] }
-        var i = 0
-        var matches = true
-        try scan(db, "SELECT id, parent_id FROM taxa ORDER BY id", rowids: TaxonomyStore.taxaRowIDs) { row in
-            guard matches else { return }
-            guard i < byID.count else { matches = false; return }
-            let node = Int(byID[i])
-            i += 1
-            let tourParent = parent[node] >= 0 ? ids[Int(parent[node])] : nil
-            let id = try row.taxonID(0, "taxa.id"), parentID = try row.taxonIDOrNull(1, "taxa.parent_id")
-            matches = ids[node] == id && tourParent == parentID
-        }
-        return matches && i == byID.count
     }
 
     static func readTaxa(_ database: TaxonomyDatabase) async throws -> TaxaRows {
@@ -205,7 +196,8 @@ public enum LCASnapshotLoader {
         }
     }
 
-    static func build(_ rows: TourRows, source: LCASnapshot.Source, started: ContinuousClock.Instant) throws -> LCASnapshot {
+    /// Nil when the tour is not the tree of `taxa.parent_id` (`rows.taxaParents`).
+    static func build(_ rows: TourRows, source: LCASnapshot.Source, started: ContinuousClock.Instant) throws -> LCASnapshot? {
         let n = rows.ids.count
         // Nodes are already in preorder, siblings in tour order.
         let tree: TreeIndex
@@ -217,6 +209,12 @@ public enum LCASnapshotLoader {
         }
         for i in 1..<max(n, 1) where ids[Int(byID[i - 1])] == ids[Int(byID[i])] {
             throw Failure.badTree("taxon \(ids[Int(byID[i])]) appears twice in the tour")
+        }
+        guard rows.taxaIDs.count == n else { return nil }
+        for i in 0..<n {
+            let node = Int(byID[i])
+            let tourParent = rows.parent[node] >= 0 ? ids[Int(rows.parent[node])] : -1
+            guard ids[node] == rows.taxaIDs[i], tourParent == rows.taxaParents[i] else { return nil }
         }
         var bits = [UInt64](repeating: 0, count: (n + 63) / 64)
         for id in rows.species {
