@@ -227,6 +227,8 @@ struct EnvelopeWriter: Sendable {
 struct HostileCase: Sendable {
     enum Family: String, Sendable, CaseIterable {
         case envelope, truncation, gzip, sqlite, paths
+        /// A valid database with one value, link or definition changed (`HostileFiles.contentCases`).
+        case content
     }
 
     /// The file given to the engine; most are bytes, some are not regular files at all.
@@ -247,6 +249,8 @@ struct HostileCase: Sendable {
     var expectedKind: String
     /// Extra `data` members that must match exactly (`found`, `expected`, `limit`, `size`).
     var fields: [String: JSONValue] = [:]
+    /// Text `data.detail` must hold (the table, column or object it names).
+    var detail: String? = nil
     /// Part of the quick subset (`STOL_HOSTILE_QUICK=1`); the default run tries every case.
     var representative = false
 }

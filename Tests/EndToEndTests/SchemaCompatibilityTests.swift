@@ -72,6 +72,11 @@ import Testing
         #expect(stats?["source"] == "euler_tour")
     }
 
+    /// The files of `<data>/Caches` but the records of files that passed the content check.
+    static func extensionCaches(_ data: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("Caches").path)) ?? []).filter { !$0.hasPrefix("checked-") }
+    }
+
     @Test func olderEngineDatabasesAreServedThroughViews() async throws {
         let old = try Self.variant("older", Self.olderLayout)
         defer { try? FileManager.default.removeItem(at: old) }
@@ -79,7 +84,7 @@ import Testing
         let engine = try EngineProcess(["--database", old.path])
         try await Self.servesEveryMethod(engine, old)
         #expect(try Self.fingerprint(old) == before)
-        #expect(!FileManager.default.fileExists(atPath: engine.dataDirectory.appendingPathComponent("Caches").path), "it has every extension")
+        #expect(Self.extensionCaches(engine.dataDirectory).isEmpty, "it has every extension")
     }
 
     @Test func olderEngineStolIsRefusedWithTheRebuildCommand() async throws {
@@ -99,10 +104,11 @@ import Testing
         let old = try Self.variant("trigram", Self.retiredTrigramIndex)
         defer { try? FileManager.default.removeItem(at: old) }
         #expect(try EmbeddedDatabaseTests.query("SELECT count(*) FROM fts_trigram_vocab", old).first.flatMap { Int($0) } ?? 0 > 0)
-        // Read-only: every extension is there, so no cache is built.
+        // Read-only: every extension is there, so no cache is built (only the record that the
+        // file passed the content check).
         let engine = try EngineProcess(["--database", old.path])
         try await Self.servesEveryMethod(engine, old)
-        #expect(!FileManager.default.fileExists(atPath: engine.dataDirectory.appendingPathComponent("Caches").path))
+        #expect(Self.extensionCaches(engine.dataDirectory).isEmpty)
         // Imported: validation accepts it, and the reference serves.
         let kit = try ReferenceTests.kit.get()
         let stol = kit.file("trigram-\(UUID().uuidString).stol")
@@ -160,20 +166,23 @@ import Testing
                 .reduce(Int64(0)) { $0 + ((try? FileManager.default.attributesOfItem(atPath: caches.appendingPathComponent($1).path)[.size] as? Int64) ?? 0) }
             #expect(cacheBytes > 0 && cacheBytes == onDisk)
         }
-        let built = try FileManager.default.contentsOfDirectory(atPath: caches.path)
-        #expect(built.count == 1 && built[0].hasPrefix("extensions-"))
+        // The extension cache, and the record that the file passed the content check.
+        func cacheFiles() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: caches.path).sorted() }
+        let built = try cacheFiles()
+        #expect(built.count == 2 && built[0].hasPrefix("checked-") && built[1].hasPrefix("extensions-"), "\(built)")
         #expect(try Self.fingerprint(bare) == before, "the database file is never written")
         // A second engine reuses the cache.
         let engine = try EngineProcess(["--database", bare.path], dataDirectory: data)
         #expect(await engine.result("search/query", .object(["query": "lion"]))?["results"]?.arrayValue?.isEmpty == false)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: caches.path) == built)
+        #expect(try cacheFiles() == built)
         engine.closeStdin()
         _ = await engine.waitForExit()
-        // A changed file (here only its modification time) gets a new cache; the old one goes.
+        // A changed file (here only its modification time) gets a new cache and is checked again;
+        // the old cache and record go.
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: bare.path)
         let changed = try EngineProcess(["--database", bare.path], dataDirectory: data)
         #expect(await changed.result("search/query", .object(["query": "lion"]))?["results"]?.arrayValue?.isEmpty == false)
-        let rebuilt = try FileManager.default.contentsOfDirectory(atPath: caches.path)
-        #expect(rebuilt.count == 1 && rebuilt != built)
+        let rebuilt = try cacheFiles()
+        #expect(rebuilt.count == 2 && rebuilt[0] != built[0] && rebuilt[1] != built[1], "\(rebuilt)")
     }
 }

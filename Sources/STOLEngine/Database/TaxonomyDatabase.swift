@@ -46,9 +46,13 @@ public final class TaxonomyDatabase: Sendable {
     /// Opens `url` read-only and checks that it is a taxonomy database this engine can read.
     ///
     /// A database without the engine's search extensions (only the specification's tables) needs
-    /// `extensionCache`, where they are built once and attached; without one it is refused.
-    public init(url: URL, source: Source, connections: Int = 3, extensionCache: ExtensionCache? = nil) throws(DatabaseOpenError) {
+    /// `extensionCache`, where they are built once and attached; without one it is refused. With
+    /// `checksContent` (a `--database` file) every value, the tree and the full-text versions are
+    /// checked first (`TaxonomyContentCheck`; skipped when the cache records that the file, as it
+    /// is now, passed before): a problem is `corrupt`, naming the table, column and row.
+    public init(url: URL, source: Source, connections: Int = 3, extensionCache: ExtensionCache? = nil, checksContent: Bool = false) throws(DatabaseOpenError) {
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw .unreadable(url.lastPathComponent) }
+        if checksContent { try Self.checkContent(url, record: extensionCache) }
         let adapter = try Self.adapter(for: url, cache: extensionCache)
         var config = Configuration()
         config.readonly = true
@@ -75,24 +79,29 @@ public final class TaxonomyDatabase: Sendable {
                 guard try db.tableExists("schema_version"), try db.tableExists("taxa") else {
                     throw DatabaseOpenError.notATaxonomyDatabase
                 }
-                let version = try Int.fetchOne(db, sql: "SELECT version FROM schema_version") ?? 0
+                let version = try db.storedRows("SELECT version, rowid FROM schema_version", rowids: [("schema_version", 1)]) {
+                    try $0.integer(0, "schema_version.version")
+                }.first ?? 0
                 guard version <= Schema.currentVersion, version >= 1 else {
-                    throw DatabaseOpenError.incompatibleSchema(found: version, expected: Schema.currentVersion)
+                    throw DatabaseOpenError.incompatibleSchema(found: Int(clamping: version), expected: Schema.currentVersion)
                 }
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM taxa") ?? 0
                 var info: [String: String] = [:]
                 if try db.tableExists("dataset_info") {  // in main or in the extension cache
-                    for row in try Row.fetchAll(db, sql: "SELECT key, value FROM dataset_info") {
-                        info[row["key"]] = row["value"]
+                    try db.makeStatement(sql: "SELECT key, value FROM dataset_info").forEachStoredRow { row in
+                        info[try row.text(0, "dataset_info.key")] = try row.text(1, "dataset_info.value")
                     }
                 }
                 let storesChildCounts = try db.columns(in: "taxa").contains { $0.name == "child_count" }
                 let content = try SchemaExtensions.readableContent(db)
-                return (version, count, info, storesChildCounts, content)
+                return (Int(version), count, info, storesChildCounts, content)
             }
         } catch let error as DatabaseOpenError {
             throw error
+        } catch let fault as DataFault {
+            throw .corrupt(fault.detail)
         } catch {
+            if let damage = DatabaseDamage.from(error, source: source) { throw .corrupt(damage.detail) }
             throw .notATaxonomyDatabase
         }
         self.source = source
@@ -122,6 +131,13 @@ public final class TaxonomyDatabase: Sendable {
         }
     }
 
+    /// `fault`, found outside a read (in the in-memory tree), as the damage it is, reported like
+    /// the damage a read finds.
+    func reporting(_ fault: DataFault) -> DatabaseDamage {
+        // `reported` turns every DataFault into a DatabaseDamage.
+        reported(fault) as? DatabaseDamage ?? DatabaseDamage(source: source, detail: fault.detail)
+    }
+
     /// Corrupt pages are a typed, reported condition, not an internal error: the first damage
     /// found is kept for `damage`, and the error becomes a `DatabaseDamage`.
     private func reported(_ error: any Error) -> any Error {
@@ -140,6 +156,27 @@ public final class TaxonomyDatabase: Sendable {
         } catch {
             throw reported(error)
         }
+    }
+
+    /// Runs `TaxonomyContentCheck` on `url` unless `record` says it passed as the file is now.
+    private static func checkContent(_ url: URL, record cache: ExtensionCache?) throws(DatabaseOpenError) {
+        if let record = cache?.contentCheckRecord(for: url), FileManager.default.fileExists(atPath: record.path) { return }
+        var config = Configuration()
+        config.readonly = true
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA trusted_schema = OFF; PRAGMA query_only = 1;") }
+        let problems: [String]
+        do {
+            let queue = try DatabaseQueue(path: immutableURI(url), configuration: config)
+            defer { try? queue.close() }
+            problems = try queue.read { db in
+                guard try db.tableExists("taxa") else { return [] }  // The open below says what it is.
+                return try TaxonomyContentCheck.problems(db)
+            }
+        } catch {
+            throw .corrupt("\(url.lastPathComponent): \(DatabaseDamage.from(error, source: .bundled)?.detail ?? "\(error)")")
+        }
+        guard problems.isEmpty else { throw .corrupt("\(url.lastPathComponent): " + problems.joined(separator: "; ")) }
+        cache?.recordContentChecked(url)
     }
 
     /// What each connection needs besides the file: views for an older layout, the extension cache.
@@ -184,12 +221,15 @@ public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertib
     case incompatibleSchema(found: Int, expected: Int)
     /// The database lacks the engine's search extensions and there is nowhere to build them.
     case missingExtensions([String])
+    /// The file is damaged, or its data breaks the schema (a `DataFault`); the detail says where.
+    case corrupt(String)
 
     public var description: String {
         switch self {
         case .missingExtensions(let names): "the database lacks the engine extensions \(names.joined(separator: ", ")) and no cache can be built"
         case .unreadable(let detail): "cannot open \(detail)"
         case .notATaxonomyDatabase: "not a stol taxonomy database"
+        case .corrupt(let detail): "the database is corrupt: \(detail)"
         case let .incompatibleSchema(found, expected): "schema version \(found) is newer than the supported \(expected)"
         }
     }

@@ -61,6 +61,9 @@ enum BrowseMethods {
         var settingsRecovery: SettingsRecovery?
         /// Set when a read found this database damaged; `database/deactivateReference` falls back.
         var damage: Damage?
+        /// Set when the setting chose the reference database but it could not be opened or read
+        /// (at start, or when another engine installed it): the bundled database is served.
+        var referenceFallback: ReferenceFallback?
 
         struct Damage: Encodable, Sendable {
             var detail: String
@@ -88,7 +91,8 @@ enum BrowseMethods {
             dataset: .init(name: info["name"], version: info["version"], license: info["license"], attribution: info["attribution"], buildDate: info["build_date"]),
             favoritesRecovery: await engine.favorites.startUpRecovery(),
             settingsRecovery: engine.settingsRecovery,
-            damage: db.damage.map { .init(detail: $0.detail, fallback: $0.source == .reference ? "database/deactivateReference" : nil) })
+            damage: db.damage.map { .init(detail: $0.detail, fallback: $0.source == .reference ? "database/deactivateReference" : nil) },
+            referenceFallback: db.source == .bundled ? await engine.reference.fallback : nil)
     }
 
     /// `{"languages": [...]}`.

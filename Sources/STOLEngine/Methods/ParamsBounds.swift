@@ -5,7 +5,7 @@ import STOLRPC
 
 extension Params {
     /// Taxon ids: positive JSON integers below 2^53, so JavaScript clients read them exactly.
-    static let taxonIDs: ClosedRange<Int64> = 1...((1 << 53) - 1)
+    static let taxonIDs = TaxonomyLimits.taxonIDs
 }
 
 extension BrowseMethods.IDParams: BoundedParams {

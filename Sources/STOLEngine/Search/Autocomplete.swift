@@ -31,9 +31,8 @@ public struct Autocomplete: Sendable {
             // Names holding the prefix at a word start, read by position from a cursor.
             var rows: [(row: NameRow, found: Range<String.Index>)] = []
             func read(_ statement: Statement, _ arguments: [String: (any DatabaseValueConvertible)?]) throws {
-                let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
-                while let row = try cursor.next() {
-                    let name = NameRow(name: CandidateName(row), conservation: row[8])
+                try statement.forEachStoredRow(StatementArguments(arguments), rowids: CandidateName.rowids) { row in
+                    let name = NameRow(name: try CandidateName(row), conservation: try row.memberOrNull(ConservationStatus.self, 9, "taxa.conservation")?.rawValue)
                     if let found = Self.wordStart(of: folded, in: name.name.folded) { rows.append((name, found)) }
                 }
             }
@@ -170,9 +169,10 @@ public struct Autocomplete: Sendable {
     /// The preferred common names of `taxa`.
     static func preferredNames(_ db: Database, taxa: Set<Int64>) throws -> Set<PreferredName> {
         guard !taxa.isEmpty else { return [] }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT taxon_id, name FROM names WHERE is_preferred = 1 AND taxon_id IN (SELECT value FROM json_each(?))"),
-            arguments: [TaxonomyStore.jsonArray(Array(taxa))])
-        return Set(rows.map { PreferredName(taxon: $0[0], name: $0[1]) })
+        return Set(try db.storedRows("SELECT taxon_id, name, id FROM names WHERE is_preferred = 1 AND taxon_id IN (SELECT value FROM json_each(?))",
+                                     [TaxonomyStore.jsonArray(Array(taxa))], rowids: [("names", 2)]) { row in
+            PreferredName(taxon: try row.taxonID(0, "names.taxon_id"), name: try row.text(1, "names.name"))
+        })
     }
 
     /// A completion and the taxon it names.

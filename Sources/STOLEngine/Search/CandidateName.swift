@@ -14,19 +14,21 @@ struct CandidateName: Sendable {
 
     /// Every row of `statement` (selecting `SearchService.nameColumns`).
     static func fetchAll(_ statement: Statement, arguments: StatementArguments) throws -> [CandidateName] {
-        var out: [CandidateName] = []
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
-        while let row = try rows.next() { out.append(CandidateName(row)) }
-        return out
+        try statement.storedRows(arguments, rowids: rowids, CandidateName.init)
     }
+
+    /// Where `SearchService.nameColumns` holds the rowids of the rows it reads.
+    static let rowids: StoredRow.RowIDs = [("search_names", 8), ("taxa", 0)]
 }
 
 extension CandidateName {
     /// A row whose first columns are `SearchService.nameColumns`, read by position (an extension,
     /// so the memberwise initializer stays).
-    init(_ row: Row) {
+    init(_ row: StoredRow) throws {
         self.init(
-            taxonID: row[0], name: row[1], folded: row[2], matchType: row[3], lang: row[4],
-            scientificName: row[5], rank: row[6], status: row[7])
+            taxonID: try row.taxonID(0, "search_names.taxon_id"), name: try row.text(1, "search_names.name"),
+            folded: try row.text(2, "search_names.folded"), matchType: try row.text(3, "search_names.match_type"),
+            lang: try row.textOrNull(4, "search_names.lang"), scientificName: try row.text(5, "taxa.scientific_name"),
+            rank: try row.memberOrNull(Rank.self, 6, "taxa.rank")?.rawValue, status: try row.member(TaxonStatus.self, 7, "taxa.status").rawValue)
     }
 }

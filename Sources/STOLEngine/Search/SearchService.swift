@@ -149,7 +149,7 @@ public struct SearchService: Sendable {
         }
     }
 
-    static let nameColumns = "s.taxon_id, s.name, s.folded, s.match_type, s.lang, t.scientific_name, t.rank, t.status"
+    static let nameColumns = "s.taxon_id, s.name, s.folded, s.match_type, s.lang, t.scientific_name, t.rank, t.status, s.id"
 
     /// Every name of the taxa in `:taxa` (a JSON array of ids, so the statement is prepared once), filtered.
     static func namesOfTaxaSQL(_ filter: String) -> String {
@@ -174,15 +174,15 @@ public struct SearchService: Sendable {
         let primary = Inflection.primary(lang) ?? lang
         let regional = TaxonomyStore.regionalTags(of: primary)
         let named = "(n.lang = :lang OR (n.lang >= :regional AND n.lang < :regionalEnd)) AND n.name_type IN ('common', 'vernacular')"
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+        let known = Set(try db.storedRows("""
             SELECT value FROM json_each(:taxa)
             WHERE EXISTS (SELECT 1 FROM names n WHERE n.taxon_id = value AND \(named))
                 OR (SELECT sum(k) > 0 AND 2 * sum(k) >= count(*) FROM (
                     SELECT EXISTS (SELECT 1 FROM names n WHERE n.taxon_id = c.id AND \(named)) AS k
                     FROM taxa c WHERE c.parent_id = value LIMIT \(sampledChildren)))
-            """), arguments: ["taxa": TaxonomyStore.jsonArray(unknown), "lang": primary, "regional": regional.lower, "regionalEnd": regional.upper])
-        var known: Set<Int64> = []
-        while let row = try rows.next() { known.insert(row[0]) }
+            """, ["taxa": TaxonomyStore.jsonArray(unknown), "lang": primary, "regional": regional.lower, "regionalEnd": regional.upper]) { row in
+            try row.integer(0, "json_each.value")
+        })
         for i in indices where known.contains(hits[i].taxonID) { hits[i].known = true }
     }
 
@@ -519,8 +519,8 @@ public struct SearchService: Sendable {
         var args = filter.arguments
         args["limit"] = options.limit
         args["offset"] = options.offset
-        var taxa = try Row.fetchAll(db, sql: select + " \(conditions) ORDER BY t.scientific_name, t.id LIMIT :limit OFFSET :offset",
-            arguments: TaxonomyStore.arguments(options.lang, args)).map(TaxonomyStore.taxon(from:))
+        var taxa = try db.storedRows(select + " \(conditions) ORDER BY t.scientific_name, t.id LIMIT :limit OFFSET :offset",
+            TaxonomyStore.arguments(options.lang, args), rowids: TaxonomyStore.taxaRowIDs, TaxonomyStore.taxon(from:))
         try Homonyms.disambiguate(&taxa, in: db)
         let counted = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM taxa t \(conditions) LIMIT \(listingCap + 1))",
             arguments: StatementArguments(filter.arguments)) ?? 0
@@ -545,10 +545,12 @@ public struct SearchService: Sendable {
         var namesByTaxon: [Int64: [(name: String, folded: String, type: String, lang: String?)]] = [:]
         let unresolved = hits.filter { $0.name == nil }.map(\.taxonID)
         if !unresolved.isEmpty {
-            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT taxon_id, name, folded, match_type, lang FROM search_names WHERE taxon_id IN (SELECT value FROM json_each(:taxa)) ORDER BY id"),
-                arguments: ["taxa": TaxonomyStore.jsonArray(unresolved)]) {
-                namesByTaxon[row["taxon_id"], default: []].append((row["name"], row["folded"], row["match_type"], row["lang"]))
-            }
+            try db.cachedStatement(sql: "SELECT taxon_id, name, folded, match_type, lang, id FROM search_names WHERE taxon_id IN (SELECT value FROM json_each(:taxa)) ORDER BY id")
+                .forEachStoredRow(["taxa": TaxonomyStore.jsonArray(unresolved)], rowids: [("search_names", 5)]) { row in
+                    namesByTaxon[try row.taxonID(0, "search_names.taxon_id"), default: []].append(
+                        (try row.text(1, "search_names.name"), try row.text(2, "search_names.folded"), try row.text(3, "search_names.match_type"),
+                         try row.textOrNull(4, "search_names.lang")))
+                }
         }
         let tokens = query.tokens
         return hits.compactMap { hit in
