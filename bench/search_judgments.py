@@ -7,7 +7,8 @@
 
 A judgment set is a TSV file (header `lang query expected kind source`): `expected` holds one
 or more scientific names separated by `|`, any of which is a right answer (every taxon of the
-database with one of those names counts). For each query the engine is asked `search/query`
+database with one of those names counts); a name written `>Quercus` stands for that taxon and
+every taxon below it, for a group the database gives no common name (`oak`: any oak). For each query the engine is asked `search/query`
 with the judgment's `lang` and `limit` 10, and the rank of the first right answer is noted:
 top-1 and top-3 are the shares of queries with one at rank 1 or within the first 3, MRR the
 mean of 1/rank (0 when none is in the first 10). A query none of whose expected taxa the
@@ -32,7 +33,13 @@ def resolve(database, judgments):
     ids = collections.defaultdict(set)
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
         for name in names:
-            for (taxon,) in db.execute("SELECT id FROM taxa WHERE scientific_name = ?", (name,)):
+            if name.startswith(">"):
+                sql = """WITH RECURSIVE below(id) AS (SELECT id FROM taxa WHERE scientific_name = ?
+                         UNION SELECT t.id FROM taxa t JOIN below ON t.parent_id = below.id) SELECT id FROM below"""
+                rows = db.execute(sql, (name[1:],))
+            else:
+                rows = db.execute("SELECT id FROM taxa WHERE scientific_name = ?", (name,))
+            for (taxon,) in rows:
                 ids[name].add(taxon)
     return ids
 

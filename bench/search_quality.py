@@ -219,9 +219,12 @@ def main():
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--show-misses", action="store_true", help="print the engine's misses (top 3) to stderr")
     ap.add_argument("--variants", action="store_true", help="other checklists' names of the species (NCBI): see the module doc")
+    ap.add_argument("--sample-database", help="draw the queries from this database instead (taxon ids must be the same: "
+                    "an earlier build of the same source, to compare engines on one set of queries)")
+    ap.add_argument("--no-rapidfuzz", action="store_true", help="the engine only")
     args = ap.parse_args()
     if args.variants:
-        forms, names = variant_queries(args.database, args.n, args.seed)
+        forms, names = variant_queries(args.sample_database or args.database, args.n, args.seed)
         species = [item for items in forms.values() for item in items]
     else:
         species, names = sample(args.database, args.n, args.seed)
@@ -234,7 +237,8 @@ def main():
                     ids = [r["id"] for r in e.call("search/query", {"query": query, "limit": 3})["results"]]
                     if taxon not in ids:
                         print(f"{form}: {query!r}", file=sys.stderr)
-    print(json.dumps({"n": len(species), "names": len(names), "engine": engine, "rapidfuzz": run_rapidfuzz(names, forms)}))
+    peer = {} if args.no_rapidfuzz else run_rapidfuzz(names, forms)
+    print(json.dumps({"n": len(species), "names": len(names), "engine": engine, "rapidfuzz": peer}))
 
 
 if __name__ == "__main__":

@@ -37,8 +37,9 @@ public struct ExtensionCache: Sendable {
         "extensions-" + Self.digest(database.standardizedFileURL.path) + "-"
     }
 
-    /// The cache file for `database`'s current identity; nil when the file cannot be stat'ed.
-    public func url(for database: URL) -> URL? {
+    /// The cache file for `database`'s current identity and the extensions it holds (an engine
+    /// that adds an extension builds a new cache); nil when the file cannot be stat'ed.
+    public func url(for database: URL, extensions: [SchemaExtensions.Extension] = []) -> URL? {
         var info = stat()
         guard stat(database.path, &info) == 0 else { return nil }
         #if canImport(Darwin)
@@ -46,14 +47,17 @@ public struct ExtensionCache: Sendable {
         #else
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         #endif
-        let identity = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(modified)"
+        var identity = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(modified)"
+        // Caches of the search index alone keep the name they had before other extensions were cached.
+        let held = extensions.filter(\.cacheable).map(\.rawValue).filter { $0 != SchemaExtensions.Extension.datasetInfo.rawValue && $0 != SchemaExtensions.Extension.searchIndex.rawValue }
+        if !held.isEmpty { identity += "-" + held.sorted().joined(separator: ",") }
         return directory.appendingPathComponent(prefix(for: database) + Self.digest(identity) + ".sqlite")
     }
 
     /// The cache holding `extensions` for `database`, built (from `database`, opened read-only)
     /// when it is not there yet.
     public func prepare(for database: URL, extensions: [SchemaExtensions.Extension]) throws -> URL {
-        guard let target = url(for: database) else { throw DatabaseOpenError.unreadable(database.lastPathComponent) }
+        guard let target = url(for: database, extensions: extensions) else { throw DatabaseOpenError.unreadable(database.lastPathComponent) }
         if FileManager.default.fileExists(atPath: target.path) { return target }
         try OwnedPath.ensureDirectory(directory)
         onBuild("building the search extensions of \(database.lastPathComponent) into \(target.path)")

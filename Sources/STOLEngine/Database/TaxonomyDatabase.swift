@@ -22,6 +22,10 @@ public final class TaxonomyDatabase: Sendable {
     public let datasetInfo: [String: String]
     /// Whether `taxa` stores `child_count`; databases built before it was added are counted per query.
     public let storesChildCounts: Bool
+    /// Whether the `searchRanking` extension is there (in the file or its cache): without it, as in
+    /// a database imported before it existed, search takes heads by rule and every taxon's
+    /// prominence as 0.
+    public let hasSearchRanking: Bool
     private let readers: [DatabaseQueue]
     /// A connection of its own for `readNow`, so that reads on a caller's thread never queue
     /// behind the pool's.
@@ -32,8 +36,8 @@ public final class TaxonomyDatabase: Sendable {
     let taxonCache = TaxonCache()
     /// What typo search keeps of the word vocabulary.
     let vocabularyCache = VocabularyCache()
-    /// The languages search found common names in.
-    let commonNameLanguages = CommonNameLanguages()
+    /// The best-known names, for autocomplete's short prefixes.
+    let prominentNames = ProminentNames()
     /// `languages()`, once read.
     let languagesCache = Locked<[DatabaseLanguage]?>(nil)
 
@@ -66,9 +70,9 @@ public final class TaxonomyDatabase: Sendable {
         } catch {
             throw .unreadable("\(url.lastPathComponent): \(error)")
         }
-        let facts: (Int, Int, [String: String], Bool)
+        let facts: (Int, Int, [String: String], Bool, Bool)
         do {
-            facts = try readers[0].read { db -> (Int, Int, [String: String], Bool) in
+            facts = try readers[0].read { db -> (Int, Int, [String: String], Bool, Bool) in
                 guard try db.tableExists("schema_version"), try db.tableExists("taxa") else {
                     throw DatabaseOpenError.notATaxonomyDatabase
                 }
@@ -84,7 +88,8 @@ public final class TaxonomyDatabase: Sendable {
                     }
                 }
                 let storesChildCounts = try db.columns(in: "taxa").contains { $0.name == "child_count" }
-                return (version, count, info, storesChildCounts)
+                let ranking = try db.tableExists("name_heads") && db.tableExists("taxon_prominence")
+                return (version, count, info, storesChildCounts, ranking)
             }
         } catch let error as DatabaseOpenError {
             throw error
@@ -96,7 +101,7 @@ public final class TaxonomyDatabase: Sendable {
         self.immediateReader = readers.removeLast()
         self.readers = readers
         self.busy = Locked([Int](repeating: 0, count: readers.count))
-        (self.schemaVersion, self.taxaCount, self.datasetInfo, self.storesChildCounts) = facts
+        (self.schemaVersion, self.taxaCount, self.datasetInfo, self.storesChildCounts, self.hasSearchRanking) = facts
         self.sizeBytes = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.int64Value ?? 0
     }
 
@@ -115,6 +120,16 @@ public final class TaxonomyDatabase: Sendable {
             return try await readers[index].unsafeRead(body)
         } catch {
             throw reported(error)
+        }
+    }
+
+    /// Reads the word vocabulary into memory in the background when a search wanted it
+    /// (`VocabularyCache`), so that later searches need not read each word from the file.
+    public func loadVocabularyIfWanted() {
+        guard vocabularyCache.claimLoad() else { return }
+        let cache = vocabularyCache
+        Task.detached(priority: .utility) { [self] in
+            _ = try? await self.read { db in try cache.words(in: db) }
         }
     }
 
@@ -154,8 +169,12 @@ public final class TaxonomyDatabase: Sendable {
             // The open below reports it.
             return ConnectionAdapter(legacyViews: [], cache: nil)
         }
-        guard found.missing.contains(.searchIndex) else { return ConnectionAdapter(legacyViews: found.legacy, cache: nil) }
-        guard let cache else { throw .missingExtensions(found.missing.map(\.rawValue)) }
+        guard !found.missing.isEmpty else { return ConnectionAdapter(legacyViews: found.legacy, cache: nil) }
+        guard let cache else {
+            // Without the ranking tables search still works, by simpler rules (`hasSearchRanking`).
+            guard found.missing.contains(.searchIndex) else { return ConnectionAdapter(legacyViews: found.legacy, cache: nil) }
+            throw .missingExtensions(found.missing.map(\.rawValue))
+        }
         do {
             return ConnectionAdapter(legacyViews: found.legacy, cache: try cache.prepare(for: url, extensions: found.missing))
         } catch let error as DatabaseOpenError {

@@ -8,8 +8,10 @@ import STOLEngine
 /// phylum, class, order, family, genus or species is kept; any other node (`no rank`, `clade`,
 /// `realm`, `cellular root`, `subfamily`, `tribe`, `species group`, ...) is removed and its
 /// children hang from its nearest kept ancestor (see `RankFolding`). Everything below a species
-/// (subspecies, strains, serotypes, ...) is dropped with it, as the ranks stop at species. The
-/// root (tax id 1, its own parent) is removed, so its kept descendants become roots.
+/// (subspecies, strains, serotypes, ...) is dropped with it, as the ranks stop at species, but
+/// its common names become the species' (not preferred): "dog", of Canis lupus familiaris, is a
+/// name of Canis lupus. The root (tax id 1, its own parent) is removed, so its kept descendants
+/// become roots.
 ///
 /// Placeholder names (`PlaceholderName`: `Bidens sp. 'Lyon'`, `uncultured bacterium`,
 /// `environmental samples`, `unclassified …`) are left out by default, like folded nodes: their
@@ -130,10 +132,23 @@ public struct NCBITaxdumpImporter {
         //    metagenomes: no organisms, so the whole subtree goes).
         var upKey = tree.missingParentKey
         var underSequences = [Bool](repeating: false, count: n)
+        // For a node below a species, that species.
+        var speciesOf = [Int32](repeating: -1, count: n)
         for node in tree.topDown {
             let i = Int(node), parent = Int(tree.parent[i])
             upKey[i] = levels[parent] >= 0 && placeholder[parent] == nil ? taxIDs[parent] : upKey[parent]
             underSequences[i] = underSequences[parent] || placeholder[parent] == .sequences
+            if tree.belowSpecies[i] { speciesOf[i] = levels[parent] == speciesLevel ? Int32(parent) : speciesOf[parent] }
+        }
+        // The common names of what lies below a species are names of the species too: the dog
+        // (Canis lupus familiaris) is a Canis lupus, "zucchini" a Cucurbita pepo.
+        for i in 0..<n where tree.belowSpecies[i] && speciesOf[i] >= 0 && !tree.onCycle[i] {
+            guard let names = otherNames[Int32(i)] else { continue }
+            otherNames[speciesOf[i], default: []] += names.filter { $0.type != .synonym }.map { name in
+                var name = name
+                name.isPreferred = false
+                return name
+            }
         }
 
         // 5. Emit the kept nodes in file order, with their names: first which, then the taxa.
