@@ -112,9 +112,11 @@ public struct Autocomplete: Sendable {
         let isHead = wordIndex >= 0 && wordIndex < parts.count && (parts[wordIndex].last == head || parts[wordIndex].joined() == head)
         let demoted = row.prominence <= Prominence.demoted
         let group = SearchScore.group(tier: tier, weak: demoted && tier != .exact, editDistance: nil)
+        let coverage = SearchScore.weighsCoverage(group) ? Double(folded.count) / Double(max(name.count, 1)) : 0
         let quality = SearchScore.quality(
             head: isHead || tier == .exact,
-            language: SearchScore.language(nameLang: row.lang, matchType: row.matchType, lang: lang), asTyped: true, prominence: row.prominence)
+            language: SearchScore.language(nameLang: row.lang, matchType: row.matchType, lang: lang), asTyped: true, prominence: row.prominence,
+            coverage: coverage)
         return SearchScore.score(group: group, quality: group == 7 ? SearchScore.weak(tier: tier, base: quality) : quality)
     }
 

@@ -20,6 +20,9 @@ struct NameMatcher: Sendable {
         /// An accented query word matched a name that lacks it as typed (folded, or through a
         /// singular): a name in another language so matched is no match (`chêne` is no German `…chen`).
         var foldedOnly = false
+        /// The name is its head alone (in its first item, but for the lexicon's `[modifiers]`):
+        /// "Bees", "Butterflies and moths", "cat family", not "leafcutter bees".
+        var bare = false
     }
 
     let folded: String
@@ -71,10 +74,10 @@ struct NameMatcher: Sendable {
         let words = wordParts.map { $0.joined() }
         if nameFolded == folded {
             let same = name.lowercased() == lower
-            result = Match(tier: same ? .exact : .exactFolded, head: true)
+            result = Match(tier: same ? .exact : .exactFolded, head: true, bare: true)
         } else if phrases.isEmpty, words == tokens {
             // The same words, punctuation aside (`lion)`, `dog rose` for "Dog-rose").
-            result = Match(tier: .exactFolded, head: true)
+            result = Match(tier: .exactFolded, head: true, bare: true)
         } else {
             for phrase in phrases where SearchService.position(of: phrase, in: words) == nil { return nil }
             var worst = MatchTier.exact
@@ -85,7 +88,7 @@ struct NameMatcher: Sendable {
                 worst = max(worst, best.tier)
                 isHead = isHead || best.head
             }
-            result = Match(tier: worst, head: isHead)
+            result = Match(tier: worst, head: isHead, bare: isBare(nameFolded, words: words, lang: primary))
             // The whole name with the query's words in another number (`lions` → "Lion", `bear` →
             // "Bears", `house mice` → "House mouse").
             if worst == .inflected, words.count == tokens.count, primary != nil,
@@ -103,6 +106,12 @@ struct NameMatcher: Sendable {
             result.accentMismatch = result.foldedOnly
         }
         return result
+    }
+
+    /// Whether a name (folded, its `words`) in language `lang` is its head alone (`Match.bare`).
+    func isBare(_ nameFolded: String, words: [String], lang: String?) -> Bool {
+        let modifiers = Lexicon.of(lang).modifiers
+        return words.prefix(NameStructure.firstItemLength(nameFolded, words: words)).count { !modifiers.contains($0) } <= 1
     }
 
     /// Whether `name` (as stored) lacks an accented query word as typed.

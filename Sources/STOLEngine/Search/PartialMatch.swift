@@ -57,7 +57,7 @@ enum PartialMatch {
                 guard let quality = quality(of: name, tokens: tokens, alternatives: alternatives, headIndex: headIndex) else { continue }
                 var hit = SearchService.Hit(name, match: NameMatcher.Match(tier: .partial))
                 hit.partialQuality = quality + 0.09 * Double(min(max(name.prominence, 0), 1_000)) / 1_000
-                hit = hit.scored(lang: lang)
+                hit = hit.scored(lang: lang, queryLength: query.folded.unicodeScalars.count)
                 if let existing = best[hit.taxonID], !SearchService.Hit.ordered(hit, existing) { continue }
                 best[hit.taxonID] = hit
             }

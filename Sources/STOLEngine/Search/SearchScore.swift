@@ -14,10 +14,13 @@
 /// | 10 | `partial` |
 ///
 /// quality = 0.5 · head (a query word is the name's head; for a typo, the whole name mistyped;
-/// across names, every word whole) + 0.2 · language (1 the requested
-/// language or a scientific name, 0.5 a synonym or English, 0 another language) + 0.1 ·
-/// prominence (0…1) + 0.01 · as typed (not a reading of the lexicon's or a spelling's,
-/// `QueryRewrites`). Whole words and inflections rank as one. In group 7 the tier comes first:
+/// across names, every word whole) + 0.2 · language (1 the requested language or a scientific
+/// name, 0.5 a synonym or English, 0 another language) + 0.15 · coverage (in groups 4–6, 8 and 9
+/// only: the query's length over the name's, as a fragment or a typo points at one name by its
+/// letters) + 0.1 · prominence (0…1; halved for a group in group 3 whose name has words
+/// besides its head, a part of the group meant: "leafcutter bees" for `bee`) + 0.01 · as typed
+/// (not a reading of the lexicon's or a spelling's, `QueryRewrites`). Whole words and
+/// inflections rank as one. In group 7 the tier comes first:
 /// 0.9 · (1 − tier / 9) + 0.099 · the quality above (tiers in `MatchTier`'s order, from 0). A partial match's quality is
 /// 0.5 · the query's head word matched + 0.3 · the share of query words matched + 0.03 · (1 −
 /// the name's unmatched words, up to 4, / 4) + 0.05 · a species + 0.09 · prominence (`PartialMatch`).
@@ -42,9 +45,15 @@ enum SearchScore {
     }
 
     /// The quality within a group (groups 0–9 but 7's tier part), from 0 to below 1.
-    static func quality(head: Bool, language: Double, asTyped: Bool, prominence: Int) -> Double {
-        0.5 * (head ? 1 : 0) + 0.2 * language + 0.1 * Double(min(max(prominence, 0), 1_000)) / 1_000 + 0.01 * (asTyped ? 1 : 0)
+    static func quality(head: Bool, language: Double, asTyped: Bool, prominence: Int, coverage: Double = 0) -> Double {
+        0.5 * (head ? 1 : 0) + 0.2 * language + 0.15 * min(max(coverage, 0), 1) + 0.1 * Double(min(max(prominence, 0), 1_000)) / 1_000
+            + 0.01 * (asTyped ? 1 : 0)
     }
+
+    /// Whether a group's hits rank by how much of the name the query covers before prominence:
+    /// prefixes, word-internal matches, words across names and typos, which point at one name
+    /// by its letters rather than name a kind.
+    static func weighsCoverage(_ group: Int) -> Bool { (4...6).contains(group) || group == 8 || group == 9 }
 
     /// The quality of a hit of `tier` in group 7, from its `base` quality: the tier first.
     static func weak(tier: MatchTier, base: Double) -> Double {

@@ -50,7 +50,7 @@ extension SearchService {
         }
 
         mutating func keep(_ hit: Hit) {
-            let hit = hit.scored(lang: lang)
+            let hit = hit.scored(lang: lang, queryLength: query.folded.unicodeScalars.count)
             if let existing = best[hit.taxonID], !Hit.ordered(hit, existing) { return }
             best[hit.taxonID] = hit
         }

@@ -12,8 +12,12 @@ extension SearchService {
         var status: TaxonStatus
         var editDistance: Int?
         var nameLength = 0
+        /// The folded query's length, for coverage (`SearchScore`).
+        var queryLength = 0
         /// A query word is the name's head (`NameMatcher.Match.head`).
         var head = false
+        /// The name is its head alone (`NameMatcher.Match.bare`).
+        var bare = false
         var accentMismatch = false
         /// The taxon's prominence in thousandths (`Prominence`).
         var prominence = 0
@@ -21,7 +25,7 @@ extension SearchService {
         var readAs: String?
         /// For a partial hit, its quality (`PartialMatch`).
         var partialQuality: Double?
-        /// `SearchScore`'s score, set by `scored(lang:)`.
+        /// `SearchScore`'s score, set by `scored(lang:queryLength:)`.
         var score = 0.0
         /// Set once the hits are ordered (`SearchService.scored`): `score`, made to fall strictly.
         var relevance = 0.0
@@ -38,6 +42,7 @@ extension SearchService {
                 scientificName: row.scientificName, rank: row.rank.flatMap(Rank.init(rawValue:)),
                 status: TaxonStatus(rawValue: row.status) ?? .accepted, nameLength: row.folded.unicodeScalars.count,
                 head: match.head, accentMismatch: match.accentMismatch, prominence: row.prominence)
+            bare = match.bare
         }
 
         init(
@@ -49,13 +54,19 @@ extension SearchService {
             (self.nameLength, self.head, self.accentMismatch, self.prominence) = (nameLength, head, accentMismatch, prominence)
         }
 
-        /// The hit with its score (`SearchScore`) for a search in `lang`.
-        func scored(lang: String) -> Hit {
+        /// The hit with its score (`SearchScore`) for a search in `lang`, for a query of
+        /// `queryLength` folded characters.
+        func scored(lang: String, queryLength: Int) -> Hit {
             var out = self
+            out.queryLength = queryLength
             let group = SearchScore.group(tier: tier, weak: weak, editDistance: editDistance)
+            let coverage = SearchScore.weighsCoverage(group) ? Double(queryLength) / Double(max(nameLength, queryLength, 1)) : 0
+            // A group found by a name with words besides its head is a part of the group meant
+            // ("leafcutter bees" for `bee`): half its prominence.
+            let subgroup = group == 3 && rank != .species && !bare && name != nil
             let base = SearchScore.quality(
                 head: head, language: name == nil ? 1 : SearchScore.language(nameLang: self.lang, matchType: matchType, lang: lang),
-                asTyped: readAs == nil, prominence: prominence)
+                asTyped: readAs == nil, prominence: subgroup ? prominence / 2 : prominence, coverage: coverage)
             let quality: Double
             if let partialQuality {
                 quality = partialQuality

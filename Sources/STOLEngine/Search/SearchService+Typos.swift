@@ -23,7 +23,9 @@ extension SearchService {
     ) throws -> (hits: [Hit], capped: Bool) {
         let words = query.tokens
         let long = Array(Set(words.filter { $0.unicodeScalars.count >= WordVocabulary.shortestWord })).sorted()
-        guard !long.isEmpty, long.contains(where: { !guarded.contains($0) }) else { return ([], false) }
+        // Words of the language all: nothing is a typo (a short word may still be one: `whiskered wen`).
+        let short = words.filter { $0.unicodeScalars.count < WordVocabulary.shortestWord }
+        guard !long.isEmpty, long.contains(where: { !guarded.contains($0) }) || !short.isEmpty else { return ([], false) }
         let vocabulary = context.vocabulary
         var close: [[(word: String, distance: Int)]] = []
         for word in long {
@@ -47,7 +49,7 @@ extension SearchService {
         let guardedWords = words.map { guarded.contains($0) }
         // Short words start a word of the name as typed, or the whole name is within reach: first the
         // taxa with the short words as prefixes, then (whole names only) those of about the query's length.
-        let short = words.filter { $0.unicodeScalars.count < WordVocabulary.shortestWord }.map { "\"\($0)\"*" }
+        let prefixes = short.map { "\"\($0)\"*" }
         let farthest = close.map { $0.map(\.distance).max() ?? 0 }.max() ?? 0
         let columns = CandidateName.columns(ranking: context.ranking), from = CandidateName.from(ranking: context.ranking)
         var hits: [Hit] = []
@@ -57,8 +59,8 @@ extension SearchService {
                 "(" + words.filter { $0.distance <= k }.map { "\"\($0.word)\"" }.joined(separator: " OR ") + ")"
             }
             guard !alternatives.contains("()") else { continue }
-            var passes = [(alternatives + short).joined(separator: " AND ")]
-            if !short.isEmpty { passes.append(alternatives.joined(separator: " AND ")) }
+            var passes = [(alternatives + prefixes).joined(separator: " AND ")]
+            if !prefixes.isEmpty { passes.append(alternatives.joined(separator: " AND ")) }
             var rows: [CandidateName] = []
             var stageTaxa: Set<Int64> = []
             for (i, expression) in passes.enumerated() {
@@ -79,7 +81,9 @@ extension SearchService {
                 let nameWords = SearchQuery.words(ofFolded: row.folded).map { Array($0.unicodeScalars) }
                 var distance: Int?
                 if let perWord = wordDistance(queryWords, nameWords: nameWords, limit: limit, exact: guardedWords) { distance = perWord }
-                if !guardedWords.contains(true), abs(name.count - q.count) <= limit, let whole = EditDistance.distance(q, name, limit: limit) {
+                // The whole name too, when it holds the words of the language as typed.
+                let keepsGuarded = words.indices.allSatisfy { !guardedWords[$0] || nameWords.contains(queryWords[$0]) }
+                if keepsGuarded, abs(name.count - q.count) <= limit, let whole = EditDistance.distance(q, name, limit: limit) {
                     distance = min(distance ?? whole, whole)
                 }
                 guard let distance, distance > 0 else { continue }
@@ -110,7 +114,8 @@ extension SearchService {
                 if let i = unused.firstIndex(of: word) { best = (0, i) }
             } else {
                 let wordLimit = word.count >= 5 ? 2 : 1
-                for (i, candidate) in unused.enumerated() where candidate.count >= WordVocabulary.shortestWord {
+                // A name word may be one letter shorter than the shortest compared (`owbl` → owl).
+                for (i, candidate) in unused.enumerated() where candidate.count >= WordVocabulary.shortestWord - 1 {
                     if let d = EditDistance.distance(word, candidate, limit: min(wordLimit, best?.distance ?? wordLimit)), d < (best?.distance ?? 9) {
                         best = (d, i)
                     }

@@ -124,7 +124,7 @@ public struct SearchService: Sendable {
                 merge(gathering.hits.map { hit in
                     var hit = hit
                     hit.readAs = rewrite.readAs
-                    return hit.scored(lang: lang)
+                    return hit.scored(lang: lang, queryLength: hit.queryLength)
                 })
             }
         }
@@ -146,7 +146,7 @@ public struct SearchService: Sendable {
             var closest: [Int64: Hit] = [:]
             for h in typos.hits where best[h.taxonID] == nil {
                 if let seen = closest[h.taxonID], (seen.editDistance ?? 9) <= (h.editDistance ?? 9) { continue }
-                closest[h.taxonID] = h.scored(lang: lang)
+                closest[h.taxonID] = h.scored(lang: lang, queryLength: query.folded.unicodeScalars.count)
             }
             best.merge(closest) { $1 }
         }
