@@ -27,7 +27,7 @@ import Testing
     @Test func eachResultSaysItsTierAndLanguage() async throws {
         let cases: [(query: String, name: String, tier: String, lang: String?)] = [
             ("Lion", "Lion", "exact", "en"), ("lowe", "Löwe", "exact-folded", "de"), ("bush elephant", "African bush elephant", "whole-word", "en"),
-            ("tigers", "Tiger", "exact-inflected", "en"), ("Löwen", "Löwe", "exact-inflected", "de"), ("bears", "Bears", "exact", "en"), ("Panth", "Panthera leo", "prefix", nil),
+            ("tigers", "Tiger", "exact-inflected", "en"), ("Löwen", "Löwe", "exact-inflected", "de"), ("bears", "Bears", "exact", "en"), ("snow leop", "Snow leopard", "prefix", "en"),
             ("Fuchs", "Rotfuchs", "whole-word", "de"), ("Spitzmäuse", "Spitzmäuse", "exact", "de"), ("Mausvögel", "Mausvögel", "exact", "de"),
             ("leo lion", "Lion", "all-names", "en"), ("lyon", "Lion", "fuzzy", "en"), ("Panthera leo", "Panthera leo", "exact", nil),
             ("spotted raccoon", "Raccoon", "partial", "en"),

@@ -15,7 +15,7 @@
 ///
 /// quality = 0.5 · head (a query word is the name's head; for a typo, the whole name mistyped;
 /// across names, every word whole) + 0.2 · language (1 the requested language or a scientific
-/// name, 0.5 a synonym or English, 0 another language) + 0.15 · coverage (in groups 4–6, 8 and 9
+/// name, 0.5 a synonym or English, 0 another language) + 0.15 · coverage (in groups 5, 6, 8 and 9
 /// only: the query's length over the name's, as a fragment or a typo points at one name by its
 /// letters) + 0.1 · prominence (0…1; halved for a group in group 3 whose name has words
 /// besides its head, a part of the group meant: "leafcutter bees" for `bee`) + 0.01 · as typed
@@ -51,9 +51,9 @@ enum SearchScore {
     }
 
     /// Whether a group's hits rank by how much of the name the query covers before prominence:
-    /// prefixes, word-internal matches, words across names and typos, which point at one name
-    /// by its letters rather than name a kind.
-    static func weighsCoverage(_ group: Int) -> Bool { (4...6).contains(group) || group == 8 || group == 9 }
+    /// word-internal matches, words across names and typos, which point at one name by its
+    /// letters rather than name a kind (a prefix is still being typed: prominence decides).
+    static func weighsCoverage(_ group: Int) -> Bool { group == 5 || group == 6 || group == 8 || group == 9 }
 
     /// The quality of a hit of `tier` in group 7, from its `base` quality: the tier first.
     static func weak(tier: MatchTier, base: Double) -> Double {
