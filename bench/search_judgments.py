@@ -4,6 +4,7 @@
     python3 bench/search_judgments.py bench/judgments/embedded.tsv
     python3 bench/search_judgments.py bench/judgments/ncbi.tsv --database /tmp/ncbi.sqlite
     python3 bench/search_judgments.py bench/judgments/embedded.tsv --show-misses
+    bench/.venv/bin/python bench/search_judgments.py bench/judgments/ncbi.tsv --database ncbi.sqlite --rapidfuzz
 
 A judgment set is a TSV file (header `lang query expected kind source`): `expected` holds one
 or more scientific names separated by `|`, any of which is a right answer (every taxon of the
@@ -13,7 +14,10 @@ with the judgment's `lang` and `limit` 10, and the rank of the first right answe
 top-1 and top-3 are the shares of queries with one at rank 1 or within the first 3, MRR the
 mean of 1/rank (0 when none is in the first 10). A query none of whose expected taxa the
 database holds is *pending* (counted apart, not scored): the set may name organisms a later
-dataset adds. Prints one JSON object: overall, per language and per kind.
+dataset adds. With `--rapidfuzz` (bench/.venv), the same judgments are also scored for
+rapidfuzz's `process.extract(…, scorer=WRatio)` over every name of the database (each taxon at
+its best name's place, as the engine ranks taxa), which knows no language. Prints one JSON
+object: overall, per language and per kind, and the peer's.
 """
 import argparse, collections, csv, json, os, sqlite3, sys
 
@@ -87,14 +91,40 @@ def run(engine_path, database, judgments, show_misses=False):
     }
 
 
+def run_rapidfuzz(database, judgments):
+    from rapidfuzz import fuzz, process
+    ids = resolve(database or EMBEDDED_DB, judgments)
+    with sqlite3.connect(f"file:{database or EMBEDDED_DB}?mode=ro", uri=True) as db:
+        names = db.execute("SELECT taxon_id, name FROM search_names").fetchall()
+    choices, owners = [n for _, n in names], [t for t, _ in names]
+    ranks, by_lang = [], collections.defaultdict(list)
+    for j in judgments:
+        right = set().union(*(ids.get(n, set()) for n in j["expected"].split("|")))
+        if not right:
+            continue
+        ranked = []
+        for _, _, index in process.extract(j["query"], choices, scorer=fuzz.WRatio, limit=60):
+            if owners[index] not in ranked:
+                ranked.append(owners[index])
+        rank = next((i + 1 for i, taxon in enumerate(ranked[:LIMIT]) if taxon in right), 0)
+        ranks.append(rank)
+        by_lang[j["lang"]].append(rank)
+    return {"overall": summary(ranks), "by_lang": {k: summary(v) for k, v in sorted(by_lang.items())}}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("judgments")
     ap.add_argument("--engine", default=default_engine())
     ap.add_argument("--database", help="the database to search (default: the embedded one)")
     ap.add_argument("--show-misses", action="store_true", help="print queries whose right answer is not first to stderr")
+    ap.add_argument("--rapidfuzz", action="store_true", help="also score rapidfuzz WRatio over every name (bench/.venv)")
     args = ap.parse_args()
-    print(json.dumps(run(args.engine, args.database, load(args.judgments), args.show_misses), indent=1))
+    judgments = load(args.judgments)
+    out = run(args.engine, args.database, judgments, args.show_misses)
+    if args.rapidfuzz:
+        out["rapidfuzz"] = run_rapidfuzz(args.database, judgments)
+    print(json.dumps(out, indent=1))
 
 
 if __name__ == "__main__":

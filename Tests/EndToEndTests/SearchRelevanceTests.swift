@@ -9,6 +9,9 @@ import Testing
 @Suite(.serialized) struct SearchRelevanceTests {
     static let engine = Result { try EngineProcess() }
 
+    /// The lineage of the fixtures' mammals.
+    static let mammals = "domain Eukaryota\nkingdom Animalia\nphylum Chordata\nclass Mammalia\n"
+
     func results(_ query: String, lang: String = "en", limit: Int = 10, engine: EngineProcess? = nil) async throws -> [JSONValue] {
         try await page(query, lang: lang, limit: limit, engine: engine)?["results"]?.arrayValue ?? []
     }
@@ -143,11 +146,7 @@ import Testing
     /// Prominence orders a tier, viruses and samples go below organisms, a group's best-known
     /// matching members follow it, and autocomplete ranks by the same score.
     @Test func prominenceGroupsAndAutocomplete() async throws {
-        let database = try Fixtures.buildDatabase("""
-            domain Eukaryota
-            kingdom Animalia
-            phylum Chordata
-            class Mammalia
+        let database = try Fixtures.buildDatabase(Self.mammals + """
             order Carnivora
             family Ursidae
               name en Bears
@@ -210,11 +209,7 @@ import Testing
     /// A database of the specification's tables alone gets heads and prominence at import, and
     /// ranks by them: "Blauwal" before "Walhai" needs the compound split.
     @Test func importBuildsTheRankingTables() async throws {
-        let source = try Fixtures.buildDatabase("""
-            domain Eukaryota
-            kingdom Animalia
-            phylum Chordata
-            class Mammalia
+        let source = try Fixtures.buildDatabase(Self.mammals + """
             order Artiodactyla
             family Balaenopteridae
             genus Balaenoptera
@@ -229,14 +224,7 @@ import Testing
             """)
         try HostileFiles.sqlite(source, HostileFiles.dropExtensions + "VACUUM;")
         #expect(try EmbeddedDatabaseTests.query("SELECT count(*) FROM sqlite_master WHERE name IN ('name_heads', 'taxon_prominence')", source).first == "0")
-        let kit = try ReferenceTests.kit.get()
-        let stol = kit.file("ranking-\(UUID().uuidString).stol")
-        defer { try? FileManager.default.removeItem(at: stol) }
-        try ReferenceTests.pack(source, key: kit.key, out: stol)
-        let importer = try EngineProcess(["--trusted-key", kit.publicKey])
-        let imported = await importer.call("database/import", .object(["path": .string(stol.path)]), timeout: .seconds(60))
-        #expect(imported?["result"]?["source"] == "reference", "\(String(describing: imported))")
-        _ = await importer.next(timeout: .seconds(1)) { $0["method"] == "database/didSwitch" }
+        let importer = try await ReferenceTests.importing(source, name: "ranking")
         let wal = try await results("Wal", lang: "de", engine: importer)
         #expect(names(wal) == ["Balaenoptera musculus", "Rhincodon typus"], "\(names(wal))")
     }

@@ -26,6 +26,9 @@ right), kind, source.
 """
 import csv, gzip, io, os, random, re, sqlite3, sys, unicodedata
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import search_quality  # noqa: E402
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DATA = os.path.normpath(os.path.join(ROOT, "..", "shared", "data"))
 DB = os.path.join(ROOT, "Sources", "STOLEngine", "Resources", "default.sqlite")
@@ -151,22 +154,12 @@ def plural(name, lang):
 
 
 def typo(text):
+    """One random edit (`search_quality.typo`) inside a word of five letters or more of `text`."""
     words = [(m.start(), m.end()) for m in re.finditer(r"[^\W\d_]{5,}", text)]
     if not words:
         return None
     start, end = rng.choice(words)
-    i = rng.randrange(start + 1, end)
-    kind = rng.choice(["substitute", "delete", "insert", "transpose"])
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    if kind == "substitute":
-        return text[:i] + rng.choice([c for c in letters if c != text[i].lower()]) + text[i + 1:]
-    if kind == "delete":
-        return text[:i] + text[i + 1:]
-    if kind == "insert":
-        return text[:i] + rng.choice(letters) + text[i:]
-    if i + 1 < end and text[i + 1] != text[i]:
-        return text[:i] + text[i + 1] + text[i] + text[i + 2:]
-    return text[:i] + text[i + 1:]
+    return text[:start] + search_quality.typo(rng, text[start:end], 1) + text[end:]
 
 
 def wikipedia_titles():
