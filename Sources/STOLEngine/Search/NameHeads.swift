@@ -4,9 +4,9 @@ import GRDB
 /// (`NameStructure`) of every common name of `search_names`, keyed by its id.
 ///
 /// Compounds are split against the words the database itself knows in the name's language (every
-/// word of three letters or more of its common names in that language, and their singulars)
-/// plus the lexicon's `[words]` (`Lexicon`): in German `Wale` makes `wal` known, which splits
-/// "Blauwal" into Blau|wal.
+/// word of three letters or more of its common names in that language, and, inferred, their
+/// singulars) plus the lexicon's `[words]` (`Lexicon`, `CompoundSplitter`): in German `Wale` makes
+/// `wal` known, which splits "Blauwal" into Blau|wal.
 enum NameHeads {
     /// Fills `name_heads` of schema `main` from `schema`'s `search_names`.
     static func fill(_ db: Database, namesSchema schema: String) throws {
@@ -17,17 +17,18 @@ enum NameHeads {
             guard let folded = row[1] as String? else { continue }
             names.append((row[0], folded, Inflection.primary(row[2] as String?)))
         }
-        // The words each compounding language knows: its names' words and their singulars.
-        var known: [String: Set<String>] = [:]
+        // The words each compounding language knows: its names' words as written, and their singulars.
+        var known: [String: Set<String>] = [:], inferred: [String: Set<String>] = [:]
         for name in names {
             guard let lang = name.lang, NameStructure.compounding.contains(lang) else { continue }
             for word in SearchQuery.words(ofFolded: name.folded) where word.count >= CompoundSplitter.minimumPart {
-                known[lang, default: []].formUnion(Inflection.lemmas(word, lang: lang).filter { $0.count >= CompoundSplitter.minimumPart })
+                known[lang, default: []].insert(word)
+                inferred[lang, default: []].formUnion(Inflection.lemmas(word, lang: lang).filter { $0.count >= CompoundSplitter.minimumPart })
             }
         }
         var splitters: [String: CompoundSplitter] = [:]
         for (lang, words) in known {
-            splitters[lang] = CompoundSplitter(known: words.union(Lexicon.of(lang).words), lang: lang)
+            splitters[lang] = CompoundSplitter(known: words.union(Lexicon.of(lang).words), inferred: inferred[lang] ?? [], lang: lang)
         }
         var insert = try BatchedInsert(db, into: "name_heads", columns: ["name_id", "head", "parts"])
         for name in names {

@@ -92,28 +92,43 @@ public struct NameStructure: Sendable, Equatable {
     }
 }
 
-/// Splits compound words of one language at the words it knows (`known`: the database's words in
-/// that language, their singulars, and the lexicon's `[words]`): the fewest parts, each of
-/// `minimumPart` letters or more, known as they are or once a linking element or plural ending
-/// (`-s-`, `-es-`, `-n-`, `-en-`, `-er-`, `-e-`, `-ens-`; in the Nordic languages also `-a-`,
-/// `-u-`, `-o-`) is taken off, but for the first, which may also be unknown if it has
-/// `minimumUnknownPart` letters or more, or three before five or more (a split with an unknown
-/// part costs as three known ones). Each part found is split again the same way. A word
-/// is never split at itself (`Hausmaus` is known, and still splits into Haus|maus).
+/// Splits compound words of one language at the words it knows: `known`, the words the
+/// database's names in that language hold as written and the lexicon's `[words]`, and `inferred`,
+/// their singulars (`wal` of "Wale"). A split has the fewest parts, each of `minimumPart` letters
+/// or more, known as it is or once a linking element or plural ending (`-s-`, `-es-`, `-n-`,
+/// `-en-`, `-er-`, `-e-`, `-ens-`; in the Nordic languages also `-a-`, `-u-`, `-o-`) is taken off,
+/// but for the first, which may also be unknown if it has `minimumUnknownPart` letters or more, or
+/// three before five or more, and then only before a last part known as written (Web|spinnen, not
+/// Amphi|bien through "Biene"); a split with an unknown part costs as three known ones. Each part
+/// found is split again the same way. A word is never split at itself (`Hausmaus` is known, and
+/// still splits into Haus|maus).
 public struct CompoundSplitter: Sendable {
     public let known: Set<String>
+    public let inferred: Set<String>
     let linking: [String]
 
     public static let minimumPart = 3
     public static let minimumUnknownPart = 4
 
-    public init(known: Set<String>, lang: String) {
+    public init(known: Set<String>, inferred: Set<String> = [], lang: String) {
         self.known = known
+        self.inferred = inferred.subtracting(known)
         switch lang {
         case "sv", "da", "no", "nb", "nn", "is", "fo": linking = ["s", "e", "a", "u", "o"]
         case "nl", "af", "fy": linking = ["s", "en", "e"]
         default: linking = ["s", "es", "n", "en", "er", "e", "ens"]
         }
+    }
+
+    /// How a part is known: 2 as written (or with an ending taken off), 1 only as an inferred
+    /// singular, 0 not.
+    func knowledge(_ text: String) -> Int {
+        func level(_ word: String) -> Int { known.contains(word) ? 2 : inferred.contains(word) ? 1 : 0 }
+        var best = level(text)
+        for ending in linking where best < 2 && text.hasSuffix(ending) && text.count - ending.count >= Self.minimumPart {
+            best = max(best, level(String(text.dropLast(ending.count))))
+        }
+        return best
     }
 
     /// The parts of `word` (folded); `[word]` when it does not split.
@@ -126,33 +141,29 @@ public struct CompoundSplitter: Sendable {
             s.append(contentsOf: letters[range])
             return String(s)
         }
-        // best[i]: the cheapest split of the first i letters (cost 1 a known part, 3 an unknown first part).
-        var best = [(cost: Int, cuts: [Int])?](repeating: nil, count: n + 1)
-        best[0] = (0, [])
+        // best[i]: the cheapest split of the first i letters (cost 1 a known part, 3 an unknown
+        // first part), and whether its first part is unknown.
+        var best = [(cost: Int, cuts: [Int], unknownFirst: Bool)?](repeating: nil, count: n + 1)
+        best[0] = (0, [], false)
         for end in Self.minimumPart...n {
             for start in stride(from: end - Self.minimumPart, through: 0, by: -1) {
                 guard let before = best[start] else { continue }
                 let text = piece(start..<end)
                 guard text != word else { continue }
-                let cost: Int
-                // Known as it is, or once a linking element or plural ending is taken off (`Affen`).
-                let isKnown = known.contains(text)
-                    || linking.contains { text.hasSuffix($0) && text.count - $0.count >= Self.minimumPart && known.contains(String(text.dropLast($0.count))) }
+                let known = knowledge(text)
+                var cost = 1, unknownFirst = before.unknownFirst
                 if end == n {
-                    guard isKnown else { continue }
-                    cost = 1
-                } else if isKnown {
-                    cost = 1
-                } else if start == 0, end >= Self.minimumUnknownPart || n - end >= 5 {
+                    guard known == 2 || (known == 1 && !before.unknownFirst) else { continue }
+                } else if known == 0 {
                     // An unknown first part of three letters only before a known part of five or
                     // more (Web|spinnen, not Gir|affe).
+                    guard start == 0, end >= Self.minimumUnknownPart || n - end >= 5 else { continue }
                     cost = 3
-                } else {
-                    continue
+                    unknownFirst = true
                 }
                 let total = before.cost + cost
                 if best[end] == nil || total < best[end]!.cost {
-                    best[end] = (total, before.cuts + [end])
+                    best[end] = (total, before.cuts + [end], unknownFirst)
                 }
             }
         }

@@ -5,8 +5,8 @@ import GRDB
 ///
 /// Every taxon is ranked by its single best-matching name, in tiers (`MatchTier`), and ordered by
 /// one score (`SearchScore`): the tier, then whether a query word is the name's head
-/// (`NameStructure`), the name's language, the query as typed, and the taxon's prominence
-/// (`Prominence`). Names in the requested language and scientific names are searched first; names
+/// (`NameStructure`), the name's language, the taxon's prominence (`Prominence`) and the query as
+/// typed. Names in the requested language and scientific names are searched first; names
 /// in other languages only when those find no whole word (`otherLanguages`). Each query is also
 /// searched as the lexicon and spelling variants read it (`QueryRewrites`). Typos are looked for
 /// when fewer than 3 taxa matched and none as typed, never for a word the language knows

@@ -34,6 +34,11 @@ import Testing
         #expect(structure("Giraffe", "de", known: known.union(["affe"]))?.parts == nil)
         #expect(structure("Hausmaus", "de", known: known.union(["hausmaus"]))?.parts == "haus|maus")
         #expect(structure("Elefant", "de", known: known)?.parts == nil)
+        // A singular inferred from a name's word ("Biene" → bien) ends no split with an unknown start.
+        let inferred = CompoundSplitter(known: ["biene"], inferred: ["bien", "wal"], lang: "de")
+        #expect(inferred.parts(of: "amphibien") == ["amphibien"])
+        #expect(inferred.parts(of: "blauwal") == ["blauwal"], "blau unknown, wal only inferred")
+        #expect(CompoundSplitter(known: ["blau"], inferred: ["wal"], lang: "de").parts(of: "blauwal") == ["blau", "wal"])
         // English splits only the closed compounds its lexicon pairs with a split form.
         #expect(structure("Western honeybee", "en") == NameStructure(head: "bee", parts: "western honey|bee"))
         #expect(structure("Seahorse", "fr")?.parts == nil)
