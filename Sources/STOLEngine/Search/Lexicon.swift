@@ -25,6 +25,7 @@ public struct Lexicon: Sendable, Equatable {
     /// Words beside a head that are not it (`[modifiers]`).
     public var modifiers: Set<String> = []
 
+    /// An empty lexicon.
     public init() {}
 
     /// The lexicon of `lang` (a primary language subtag, `en`), empty for a language without a file.

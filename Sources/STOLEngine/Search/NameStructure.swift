@@ -103,13 +103,19 @@ public struct NameStructure: Sendable, Equatable {
 /// found is split again the same way. A word is never split at itself (`Hausmaus` is known, and
 /// still splits into Haus|maus).
 public struct CompoundSplitter: Sendable {
+    /// Words the language knows as written.
     public let known: Set<String>
+    /// Singulars of those words, not themselves written in any name.
     public let inferred: Set<String>
+    /// Linking elements and plural endings taken off a part before it is looked up.
     let linking: [String]
 
+    /// Shortest part, in letters.
     public static let minimumPart = 3
+    /// Shortest unknown first part, in letters (three before a known part of five or more).
     public static let minimumUnknownPart = 4
 
+    /// A splitter for the primary language `lang`.
     public init(known: Set<String>, inferred: Set<String> = [], lang: String) {
         self.known = known
         self.inferred = inferred.subtracting(known)
