@@ -110,14 +110,7 @@ import Testing
         try await Self.servesEveryMethod(engine, old)
         #expect(Self.extensionCaches(engine.dataDirectory).isEmpty)
         // Imported: validation accepts it, and the reference serves.
-        let kit = try ReferenceTests.kit.get()
-        let stol = kit.file("trigram-\(UUID().uuidString).stol")
-        defer { try? FileManager.default.removeItem(at: stol) }
-        try ReferenceTests.pack(old, key: kit.key, out: stol)
-        let importer = try EngineProcess(["--trusted-key", kit.publicKey])
-        let result = await importer.call("database/import", .object(["path": .string(stol.path)]), timeout: .seconds(60))
-        #expect(result?["result"]?["source"] == "reference", "\(String(describing: result))")
-        _ = await importer.next(timeout: .seconds(1)) { $0["method"] == "database/didSwitch" }
+        let importer = try await ReferenceTests.importing(old, name: "trigram")
         try await Self.servesEveryMethod(importer, old)
     }
 

@@ -37,9 +37,13 @@ public struct ExtensionCache: Sendable {
         "extensions-" + Self.digest(database.standardizedFileURL.path) + "-"
     }
 
-    /// The cache file for `database`'s current identity; nil when the file cannot be stat'ed.
-    public func url(for database: URL) -> URL? {
-        guard let identity = Self.identity(of: database) else { return nil }
+    /// The cache file for `database`'s current identity and the extensions it holds (an engine
+    /// that adds an extension builds a new cache); nil when the file cannot be stat'ed.
+    public func url(for database: URL, extensions: [SchemaExtensions.Extension] = []) -> URL? {
+        guard var identity = Self.identity(of: database) else { return nil }
+        // Caches of the search index alone keep the name they had before other extensions were cached.
+        let held = extensions.filter(\.cacheable).map(\.rawValue).filter { $0 != SchemaExtensions.Extension.datasetInfo.rawValue && $0 != SchemaExtensions.Extension.searchIndex.rawValue }
+        if !held.isEmpty { identity += "-" + held.sorted().joined(separator: ",") }
         return directory.appendingPathComponent(prefix(for: database) + Self.digest(identity) + ".sqlite")
     }
 
@@ -79,7 +83,7 @@ public struct ExtensionCache: Sendable {
     /// The cache holding `extensions` for `database`, built (from `database`, opened read-only)
     /// when it is not there yet.
     public func prepare(for database: URL, extensions: [SchemaExtensions.Extension]) throws -> URL {
-        guard let target = url(for: database) else { throw DatabaseOpenError.unreadable(database.lastPathComponent) }
+        guard let target = url(for: database, extensions: extensions) else { throw DatabaseOpenError.unreadable(database.lastPathComponent) }
         if FileManager.default.fileExists(atPath: target.path) { return target }
         try OwnedPath.ensureDirectory(directory)
         onBuild("building the search extensions of \(database.lastPathComponent) into \(target.path)")

@@ -25,6 +25,10 @@ public final class TaxonomyDatabase: Sendable {
     /// The content extensions the file holds (`descriptions`, `nameSources`): without them there is
     /// nothing to read, and the queries that would read them are not run.
     public let contentExtensions: Set<SchemaExtensions.Extension>
+    /// Whether the `searchRanking` extension is there (in the file or its cache): without it, as in
+    /// a database imported before it existed, search takes heads by rule and every taxon's
+    /// prominence as 0.
+    public let hasSearchRanking: Bool
     private let readers: [DatabaseQueue]
     /// A connection of its own for `readNow`, so that reads on a caller's thread never queue
     /// behind the pool's.
@@ -35,8 +39,8 @@ public final class TaxonomyDatabase: Sendable {
     let taxonCache = TaxonCache()
     /// What typo search keeps of the word vocabulary.
     let vocabularyCache = VocabularyCache()
-    /// The languages search found common names in.
-    let commonNameLanguages = CommonNameLanguages()
+    /// The best-known names, for autocomplete's short prefixes.
+    let prominentNames = ProminentNames()
     /// `languages()`, once read.
     let languagesCache = Locked<[DatabaseLanguage]?>(nil)
 
@@ -73,9 +77,9 @@ public final class TaxonomyDatabase: Sendable {
         } catch {
             throw .unreadable("\(url.lastPathComponent): \(error)")
         }
-        let facts: (Int, Int, [String: String], Bool, Set<SchemaExtensions.Extension>)
+        let facts: (Int, Int, [String: String], Bool, Set<SchemaExtensions.Extension>, Bool)
         do {
-            facts = try readers[0].read { db -> (Int, Int, [String: String], Bool, Set<SchemaExtensions.Extension>) in
+            facts = try readers[0].read { db -> (Int, Int, [String: String], Bool, Set<SchemaExtensions.Extension>, Bool) in
                 guard try db.tableExists("schema_version"), try db.tableExists("taxa") else {
                     throw DatabaseOpenError.notATaxonomyDatabase
                 }
@@ -94,7 +98,8 @@ public final class TaxonomyDatabase: Sendable {
                 }
                 let storesChildCounts = try db.columns(in: "taxa").contains { $0.name == "child_count" }
                 let content = try SchemaExtensions.readableContent(db)
-                return (Int(version), count, info, storesChildCounts, content)
+                let ranking = try db.tableExists("name_heads") && db.tableExists("taxon_prominence")
+                return (Int(version), count, info, storesChildCounts, content, ranking)
             }
         } catch let error as DatabaseOpenError {
             throw error
@@ -109,7 +114,7 @@ public final class TaxonomyDatabase: Sendable {
         self.immediateReader = readers.removeLast()
         self.readers = readers
         self.busy = Locked([Int](repeating: 0, count: readers.count))
-        (self.schemaVersion, self.taxaCount, self.datasetInfo, self.storesChildCounts, self.contentExtensions) = facts
+        (self.schemaVersion, self.taxaCount, self.datasetInfo, self.storesChildCounts, self.contentExtensions, self.hasSearchRanking) = facts
         self.sizeBytes = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.int64Value ?? 0
     }
 
@@ -136,6 +141,16 @@ public final class TaxonomyDatabase: Sendable {
     func reporting(_ fault: DataFault) -> DatabaseDamage {
         // `reported` turns every DataFault into a DatabaseDamage.
         reported(fault) as? DatabaseDamage ?? DatabaseDamage(source: source, detail: fault.detail)
+    }
+
+    /// Reads the word vocabulary into memory in the background when a search wanted it
+    /// (`VocabularyCache`), so that later searches need not read each word from the file.
+    public func loadVocabularyIfWanted() {
+        guard vocabularyCache.claimLoad() else { return }
+        let cache = vocabularyCache
+        Task.detached(priority: .utility) { [self] in
+            _ = try? await self.read { db in try cache.words(in: db) }
+        }
     }
 
     /// Corrupt pages are a typed, reported condition, not an internal error: the first damage
@@ -195,8 +210,12 @@ public final class TaxonomyDatabase: Sendable {
             // The open below reports it.
             return ConnectionAdapter(legacyViews: [], cache: nil)
         }
-        guard found.missing.contains(.searchIndex) else { return ConnectionAdapter(legacyViews: found.legacy, cache: nil) }
-        guard let cache else { throw .missingExtensions(found.missing.map(\.rawValue)) }
+        guard !found.missing.isEmpty else { return ConnectionAdapter(legacyViews: found.legacy, cache: nil) }
+        guard let cache else {
+            // Without the ranking tables search still works, by simpler rules (`hasSearchRanking`).
+            guard found.missing.contains(.searchIndex) else { return ConnectionAdapter(legacyViews: found.legacy, cache: nil) }
+            throw .missingExtensions(found.missing.map(\.rawValue))
+        }
         do {
             return ConnectionAdapter(legacyViews: found.legacy, cache: try cache.prepare(for: url, extensions: found.missing))
         } catch let error as DatabaseOpenError {

@@ -20,7 +20,8 @@ enum TaxonReference: Sendable, Equatable {
             params.limit = 10
             let found = try await table.call(SearchMethods.Query.self, params, context: context)
             let results = found["results"]?.arrayValue ?? []
-            let exact = results.filter { ["exact", "exact-folded"].contains($0["matchTier"]?.stringValue ?? "") }
+            // A name as written, not as the lexicon reads it (`puppy` is no taxon's name).
+            let exact = results.filter { ["exact", "exact-folded"].contains($0["matchTier"]?.stringValue ?? "") && $0["readAs"] == nil }
             if exact.count == 1, let id = exact[0]["id"]?.int64Value { return id }
             if let id = Self.memberOfOneLineage(exact) { return id }
             if exact.count > 1 {

@@ -47,12 +47,19 @@ enum SearchMethods {
         /// Taxa matched, exact up to the caps (see `totalCapped`).
         var total: Int
         var totalCapped: Bool
+        /// True when names in other languages than `lang` were searched, because its own names
+        /// and the scientific names held no query word whole.
+        var otherLanguages = false
+        /// True when no taxon holds every query word and the results are partial matches.
+        var partial = false
 
         func writeJSON(into out: inout [UInt8]) {
             JSONObject.write(into: &out) { o in
                 o.member("fuzzy", fuzzy)
                 o.member("nextCursor", ifPresent: nextCursor)
                 o.member("nextOffset", ifPresent: nextOffset)
+                o.member("otherLanguages", otherLanguages)
+                o.member("partial", partial)
                 o.member("results", results)
                 o.member("total", total)
                 o.member("totalCapped", totalCapped)
@@ -155,7 +162,7 @@ enum SearchMethods {
             }
             return QueryResult(
                 results: try await SharedName.annotating(page.results, in: database), nextCursor: page.nextOffset.map { SearchCursor.encode($0, binding: binding) }, nextOffset: page.nextOffset,
-                fuzzy: page.fuzzy, total: page.total, totalCapped: page.totalCapped)
+                fuzzy: page.fuzzy, total: page.total, totalCapped: page.totalCapped, otherLanguages: page.otherLanguages, partial: page.partial)
         }
         table.on(Suggest.self) { p, _ in
             let limit = try Params.limit(p.limit, default: 10, max: 20)

@@ -21,6 +21,9 @@ public struct SearchResult: Codable, Sendable, Equatable {
     public var matchTier: String?
     /// The language of the matched name; absent for scientific names.
     public var matchedLang: String?
+    /// The query as the engine read it when the lexicon or a spelling variant found this taxon
+    /// (`puppy` read as "dog", `grey squirrel` as "gray squirrel"); absent for the query as typed.
+    public var readAs: String? = nil
     public var rank: Rank?
     public var conservationStatus: ConservationStatus?
     public var status: TaxonStatus
@@ -45,6 +48,7 @@ extension SearchResult: JSONWritable {
             o.member("preferredCommonName", ifPresent: preferredCommonName)
             o.member("preferredCommonNameLang", ifPresent: preferredCommonNameLang)
             o.member("rank", ifPresent: rank?.rawValue)
+            o.member("readAs", ifPresent: readAs)
             o.member("relevanceScore", JSONNumberText(relevanceScore))
             o.member("scientificName", scientificName)
             o.member("sharedName", ifPresent: sharedName)

@@ -52,7 +52,7 @@ import Testing
         ("UPDATE taxa SET year = x'00' WHERE id = 3", "taxa.year holds a blob of 1 bytes where the schema has an integer (taxa rowid 3)"),
         ("UPDATE taxa SET scientific_name = CAST(x'ff' AS TEXT) WHERE id = 3", "taxa.scientific_name holds text that is not valid UTF-8 (at byte 0) where the schema has text (taxa rowid 3)"),
         ("UPDATE taxa SET scientific_name = 'Panthera' || char(0) || 'leo' WHERE id = 3", "taxa.scientific_name holds text holding a NUL character (at byte 8) where the schema has text (taxa rowid 3)"),
-        ("UPDATE taxa SET rank = 'bogus' WHERE id = 3", "taxa.rank holds 'bogus' where the schema has one of 'domain', 'kingdom', 'phylum', 'class', 'order', 'family', 'genus', 'species' (taxa rowid 3)"),
+        ("UPDATE taxa SET rank = 'bogus' WHERE id = 3", "taxa.rank holds 'bogus' where the schema has one of 'domain', 'kingdom', 'phylum', 'class', 'order', 'family', 'genus', 'species', 'subspecies', 'variety' (taxa rowid 3)"),
         ("UPDATE taxa SET status = 'weird' WHERE id = 3", "taxa.status holds 'weird' where the schema has one of 'accepted', 'synonym', 'doubtful' (taxa rowid 3)"),
         ("UPDATE taxa SET child_count = 'many' WHERE id = 3", "taxa.child_count holds text 'many' where the schema has an integer (taxa rowid 3)"),
     ])
