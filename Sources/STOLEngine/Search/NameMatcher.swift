@@ -39,6 +39,12 @@ struct NameMatcher: Sendable {
     /// Per query word, its singulars in each language with plurals (the word itself included),
     /// computed once rather than per name.
     let queryLemmas: [[String: Set<String>]]
+    /// Per query word, every form an inflection of it can take in any language
+    /// (`Inflection.forms`): a name's word outside it is no inflection of the query word, which
+    /// spares working out the word's singulars for nearly every word of every name judged.
+    let queryForms: [Set<String>]
+    /// Per query word, its length in characters.
+    let tokenLengths: [Int]
 
     init(_ query: SearchQuery) {
         folded = query.folded
@@ -58,16 +64,22 @@ struct NameMatcher: Sendable {
         queryLemmas = tokens.map { token in
             Dictionary(uniqueKeysWithValues: Inflection.languages.map { ($0, Inflection.lemmas(token, lang: $0)) })
         }
+        queryForms = tokens.map { Inflection.forms($0) }
+        tokenLengths = tokens.map(\.count)
     }
 
-    /// The match of one name, or nil when the name alone does not hold every query word.
+    /// The match of one name, or nil when the name alone does not hold every query word. Whether
+    /// the name is bare (`Match.bare`) is worked out only for a taxon above species, the one
+    /// place it counts (`SearchService.Hit`).
     func match(_ name: CandidateName) -> Match? {
-        match(name: name.name, nameFolded: name.folded, lang: name.lang, parts: name.wordParts, head: name.headWord)
+        let aboveSpecies = !(name.rank?.isSpeciesOrBelow ?? false)
+        return match(name: name.name, nameFolded: name.folded, lang: name.lang, parts: name.wordParts, head: name.headWord, bareNeeded: aboveSpecies)
     }
 
     /// The match of one name (`name` as stored, `nameFolded` folded, its words as compound
-    /// `parts`, its `head`), or nil when the name alone does not hold every query word.
-    func match(name: String, nameFolded: String, lang: String?, parts: [[String]]? = nil, head: String? = nil) -> Match? {
+    /// `parts`, its `head`), or nil when the name alone does not hold every query word. With
+    /// `bareNeeded` false, `Match.bare` is left false unless the name is the query.
+    func match(name: String, nameFolded: String, lang: String?, parts: [[String]]? = nil, head: String? = nil, bareNeeded: Bool = true) -> Match? {
         var result: Match
         let primary = Inflection.primary(lang)
         let wordParts = parts ?? SearchQuery.words(ofFolded: nameFolded).map { [$0] }
@@ -88,7 +100,7 @@ struct NameMatcher: Sendable {
                 worst = max(worst, best.tier)
                 isHead = isHead || best.head
             }
-            result = Match(tier: worst, head: isHead, bare: isBare(nameFolded, words: words, lang: primary))
+            result = Match(tier: worst, head: isHead, bare: bareNeeded && isBare(nameFolded, words: words, lang: primary))
             // The whole name with the query's words in another number (`lions` → "Lion", `bear` →
             // "Bears", `house mice` → "House mouse").
             if worst == .inflected, words.count == tokens.count, primary != nil,
@@ -100,7 +112,6 @@ struct NameMatcher: Sendable {
         // accents. Inflections may change accents (Wolf, Wölfe; león, leones), so they are not
         // held to them, but in English, whose plurals keep the letters (`Wölfe` is no "wolves").
         if accented != nil, result.tier != .exact {
-            let lower = name.lowercased()
             let inflection = (result.tier == .inflected || result.tier == .exactInflected) && primary != "en"
             result.foldedOnly = !inflection && lacksAccents(name)
             result.accentMismatch = result.foldedOnly
@@ -144,7 +155,7 @@ struct NameMatcher: Sendable {
                 // A prefix of a split word is of its head when it reaches into the head part.
                 let reachesHead = parts.count == 1 || token.count > word.count - (parts.last?.count ?? 0)
                 consider(.prefix, headWord && reachesHead)
-            } else if token.count >= 3, Self.holdsInside(word, token) || compoundHead(i, of: word, primary: primary), !holdsOtherToken(word, besides: i) {
+            } else if tokenLengths[i] >= 3, Self.holdsInside(word, token, length: tokenLengths[i]) || compoundHead(i, of: word, primary: primary), !holdsOtherToken(word, besides: i) {
                 consider(.wordInternal, headWord && (word.hasSuffix(token) || compoundHead(i, of: word, primary: primary)))
             }
             guard parts.count > 1 else { continue }
@@ -169,8 +180,8 @@ struct NameMatcher: Sendable {
 
     /// Whether `word` holds `token` as a word-internal match: anywhere from four letters, at its
     /// end for three (a compound's head: `Bär` in "Eisbär", not `leo` in "oleosa").
-    static func holdsInside(_ word: String, _ token: String) -> Bool {
-        token.count > 3 ? contains(word, token) : word.hasSuffix(token)
+    static func holdsInside(_ word: String, _ token: String, length: Int? = nil) -> Bool {
+        (length ?? token.count) > 3 ? contains(word, token) : word.hasSuffix(token)
     }
 
     /// Whether `word` starts with or holds a query word other than word `i`: such a word is not a
@@ -199,10 +210,8 @@ struct NameMatcher: Sendable {
     /// of "Panther", whose beginning it is.
     func inflected(_ i: Int, _ word: String, primary: String?) -> Bool {
         let token = tokens[i]
-        guard word != token, let primary, let singulars = queryLemmas[i][primary],
-            token.first == word.first, abs(token.count - word.count) <= 5
-        else { return false }
-        if token.count < 6, word.count == token.count + 2, word.hasSuffix("er"), word.hasPrefix(token) { return false }
+        guard word != token, queryForms[i].contains(word), let primary, let singulars = queryLemmas[i][primary] else { return false }
+        if tokenLengths[i] < 6, word.count == tokenLengths[i] + 2, word.hasSuffix("er"), word.hasPrefix(token) { return false }
         return !singulars.isDisjoint(with: Inflection.lemmas(word, lang: primary))
     }
 

@@ -39,8 +39,8 @@ extension SearchService {
         init(_ row: CandidateName, match: NameMatcher.Match) {
             self.init(
                 taxonID: row.taxonID, tier: match.tier, name: row.name, matchType: row.matchType, lang: row.lang,
-                scientificName: row.scientificName, rank: row.rank.flatMap(Rank.init(rawValue:)),
-                status: TaxonStatus(rawValue: row.status) ?? .accepted, nameLength: row.folded.unicodeScalars.count,
+                scientificName: row.scientificName, rank: row.rank,
+                status: row.status, nameLength: row.folded.unicodeScalars.count,
                 head: match.head, accentMismatch: match.accentMismatch, prominence: row.prominence)
             bare = match.bare
         }
@@ -63,7 +63,7 @@ extension SearchService {
             let coverage = SearchScore.weighsCoverage(group) ? Double(queryLength) / Double(max(nameLength, queryLength, 1)) : 0
             // A group found by a name with words besides its head is a part of the group meant
             // ("leafcutter bees" for `bee`): half its prominence.
-            let subgroup = group == 3 && rank != .species && !bare && name != nil
+            let subgroup = group == 3 && !(rank?.isSpeciesOrBelow ?? false) && !bare && name != nil
             let base = SearchScore.quality(
                 head: head, language: name == nil ? 1 : SearchScore.language(nameLang: self.lang, matchType: matchType, lang: lang),
                 asTyped: readAs == nil, prominence: subgroup ? prominence / 2 : prominence, coverage: coverage)
