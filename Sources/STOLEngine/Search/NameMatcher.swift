@@ -20,8 +20,8 @@ struct NameMatcher: Sendable {
         /// An accented query word matched a name that lacks it as typed (folded, or through a
         /// singular): a name in another language so matched is no match (`chêne` is no German `…chen`).
         var foldedOnly = false
-        /// The name is its head alone (in its first item, but for the lexicon's `[modifiers]`):
-        /// "Bees", "Butterflies and moths", "cat family", not "leafcutter bees".
+        /// The name is its head alone (in its first item): "Bees", "Butterflies and moths"; not
+        /// "leafcutter bees", nor "cat family", a family named after one of its members.
         var bare = false
     }
 
@@ -100,7 +100,7 @@ struct NameMatcher: Sendable {
                 worst = max(worst, best.tier)
                 isHead = isHead || best.head
             }
-            result = Match(tier: worst, head: isHead, bare: bareNeeded && isBare(nameFolded, words: words, lang: primary))
+            result = Match(tier: worst, head: isHead, bare: bareNeeded && isBare(nameFolded, parts: wordParts, words: words))
             // The whole name with the query's words in another number (`lions` → "Lion", `bear` →
             // "Bears", `house mice` → "House mouse").
             if worst == .inflected, words.count == tokens.count, primary != nil,
@@ -119,10 +119,10 @@ struct NameMatcher: Sendable {
         return result
     }
 
-    /// Whether a name (folded, its `words`) in language `lang` is its head alone (`Match.bare`).
-    func isBare(_ nameFolded: String, words: [String], lang: String?) -> Bool {
-        let modifiers = Lexicon.of(lang).modifiers
-        return words.prefix(NameStructure.firstItemLength(nameFolded, words: words)).count { !modifiers.contains($0) } <= 1
+    /// Whether a name (folded, its words as compound `parts`) is its head alone (`Match.bare`):
+    /// its first item is one word, not split into parts ("Langschwanz|mäuse" is not).
+    func isBare(_ nameFolded: String, parts: [[String]], words: [String]) -> Bool {
+        (parts.first?.count ?? 1) <= 1 && (words.count <= 1 || NameStructure.firstItemLength(nameFolded, words: words) <= 1)
     }
 
     /// Whether `name` (as stored) lacks an accented query word as typed.

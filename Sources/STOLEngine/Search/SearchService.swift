@@ -157,7 +157,8 @@ public struct SearchService: Sendable {
         // Sorted by position: a hit is a large value, and moving hundreds of them costs more than the comparisons.
         let unordered = Array(best.values)
         var hits = unordered.indices.sorted { Hit.ordered(unordered[$0], unordered[$1]) }.map { unordered[$0] }
-        try GroupMembers.follow(&hits, in: db)
+        var membership = try GroupRanking.rank(&hits, needed: needed, lang: lang, in: db)
+        try GroupMembers.follow(&hits, membership: &membership)
         return (scored(hits), capped, otherLanguages)
     }
 
