@@ -16,8 +16,8 @@ import GRDB
 ///   family" after the roses for `rose`, though the apple makes the family well known.
 ///
 /// A group none of whose members the query finds keeps its stored prominence (`Prominence`).
-/// Only groups that would be on the page are looked at; groups that move into the page as others
-/// move are looked at in turn.
+/// Only groups that would be on the page, and groups named by the word alone, are looked at;
+/// groups that move into the page as others move are looked at in turn.
 enum GroupRanking {
     /// Rounds of ranking the page's groups (each round may move new groups into the page).
     static let rounds = 3
@@ -40,7 +40,10 @@ enum GroupRanking {
         var ranked: Set<Int64> = []
         var loaded = false
         for _ in 0..<rounds {
-            let groups = hits.prefix(needed).indices.filter { isStrong(hits[$0]) && isGroup(hits[$0]) && !ranked.contains(hits[$0].taxonID) }
+            // The page's strong groups, and those named by the word alone wherever they are.
+            let groups = hits.indices.filter {
+                ($0 < needed || hits[$0].bare) && isStrong(hits[$0]) && isGroup(hits[$0]) && !ranked.contains(hits[$0].taxonID)
+            }
             guard !groups.isEmpty else { break }
             // The strong hits, best known first: a group's best member is the first found below it.
             let strong = hits.indices.filter { isStrong(hits[$0]) }.sorted { hits[$0].prominence > hits[$1].prominence }

@@ -23,6 +23,15 @@ struct NameMatcher: Sendable {
         /// The name is its head alone (in its first item): "Bees", "Butterflies and moths"; not
         /// "leafcutter bees", nor "cat family", a family named after one of its members.
         var bare = false
+        /// The name is two words, a `[typical]` word of its language (`Lexicon`) and the one query
+        /// word, whole or in another number: "Common carp" for `carp`, "Dauphin commun" for
+        /// `dauphin`, not "Gemeine Flor|fliege" for `Fliege`. It names the typical organism of its
+        /// kind, which ranks as better known (`SearchScore`).
+        var typical = false
+        /// A one-word scientific name matched whole by a query typed without capitals: read as a
+        /// word of the language, it ranks as a whole word (`armadillo` means the armadillos, not
+        /// the woodlouse genus *Armadillo*; `panda` the giant panda, not the tree genus *Panda*).
+        var uncapitalizedGenus = false
     }
 
     let folded: String
@@ -30,6 +39,8 @@ struct NameMatcher: Sendable {
     let phrases: [[String]]
     /// The query lower-cased with its accents kept, for accent-exact matches.
     let lower: String
+    /// The query is one word typed without capitals (`Match.uncapitalizedGenus`).
+    let uncapitalizedWord: Bool
     /// `lower` when it has accents.
     let accented: String?
     /// The query's words that carry accents, as typed (lower case) and folded.
@@ -55,6 +66,7 @@ struct NameMatcher: Sendable {
         }
         lower = query.text.replacingOccurrences(of: "\"", with: " ").lowercased()
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        uncapitalizedWord = query.tokens.count == 1 && !query.text.unicodeScalars.contains { $0.properties.isUppercase }
         accented = lower.unicodeScalars.contains { $0.value >= 0x80 } ? lower : nil
         accentedTokens = accented.map { text in
             text.split { !($0.isLetter || $0.isNumber) }.map(String.init).filter { $0.unicodeScalars.contains { $0.value >= 0x80 } }
@@ -73,7 +85,9 @@ struct NameMatcher: Sendable {
     /// place it counts (`SearchService.Hit`).
     func match(_ name: CandidateName) -> Match? {
         let aboveSpecies = !(name.rank?.isSpeciesOrBelow ?? false)
-        return match(name: name.name, nameFolded: name.folded, lang: name.lang, parts: name.wordParts, head: name.headWord, bareNeeded: aboveSpecies)
+        var found = match(name: name.name, nameFolded: name.folded, lang: name.lang, parts: name.wordParts, head: name.headWord, bareNeeded: aboveSpecies)
+        if uncapitalizedWord, name.matchType == "scientific", let tier = found?.tier, tier <= .exactFolded { found?.uncapitalizedGenus = true }
+        return found
     }
 
     /// The match of one name (`name` as stored, `nameFolded` folded, its words as compound
@@ -101,11 +115,13 @@ struct NameMatcher: Sendable {
                 isHead = isHead || best.head
             }
             result = Match(tier: worst, head: isHead, bare: bareNeeded && isBare(nameFolded, parts: wordParts, words: words))
+            result.typical = isHead && isTypical(parts: wordParts, primary: primary)
             // The whole name with the query's words in another number (`lions` → "Lion", `bear` →
             // "Bears", `house mice` → "House mouse").
             if worst == .inflected, words.count == tokens.count, primary != nil,
                 tokens.indices.allSatisfy({ words[$0] == tokens[$0] || inflected($0, words[$0], primary: primary) }) {
                 result.tier = .exactInflected
+                result.bare = result.bare || words.count == 1
             }
         }
         // A name that holds an accented query word once folded but not as typed lacks its
@@ -117,6 +133,17 @@ struct NameMatcher: Sendable {
             result.accentMismatch = result.foldedOnly
         }
         return result
+    }
+
+    /// Whether a name of words as compound `parts`, in language `primary`, is a typical word and
+    /// the one query word (`Match.typical`).
+    func isTypical(parts: [[String]], primary: String?) -> Bool {
+        guard tokens.count == 1, parts.count == 2, parts[0].count == 1, parts[1].count == 1 else { return false }
+        let typical = Lexicon.of(primary).typical
+        guard !typical.isEmpty, !typical.contains(tokens[0]) else { return false }
+        let other = typical.contains(parts[0][0]) ? parts[1][0] : typical.contains(parts[1][0]) ? parts[0][0] : nil
+        guard let other else { return false }
+        return other == tokens[0] || (inflectable[0] && inflected(0, other, primary: primary))
     }
 
     /// Whether a name (folded, its words as compound `parts`) is its head alone (`Match.bare`):

@@ -35,8 +35,9 @@ import GRDB
 /// Viruses (a taxon named `Viruses` and everything below it, and names with a word ending in
 /// `virus`, `viridae`, `virales`, `viroid` or `phage`), hybrids (` x ` or `×` in the scientific
 /// name) and unclassified or environmental samples (`unclassified`, `uncultured`, `unidentified`,
-/// `environmental`, `metagenome`, `sp.`, `cf.`, `aff.`, `endosymbiont`) get −1: search puts them
-/// below organisms (`SearchScore`).
+/// `environmental`, `metagenome`, `sp.`, `cf.`, `aff.`, `endosymbiont`, or a scientific name
+/// starting with a lower-case letter: NCBI's informal names such as `catfish`, `salmonid fish`,
+/// `halophilic archaeon`) get −1: search puts them below organisms (`SearchScore`).
 public enum Prominence {
     /// The value stored for viruses, hybrids and samples, in thousandths.
     public static let demoted = -1000
@@ -188,6 +189,8 @@ public enum Prominence {
 
     /// Whether a scientific name is a virus's, a hybrid's or a sample's (see the type's documentation).
     public static func isDemoted(_ scientificName: String) -> Bool {
+        // A Linnaean name starts with a capital: NCBI's informal names do not (`catfish`).
+        if let first = scientificName.unicodeScalars.first, first.properties.isLowercase { return true }
         // Most names hold none of the marks' beginnings: a scan of their bytes decides them.
         let bytes = Array(scientificName.utf8)
         guard quickMarks.contains(where: { holds(bytes, $0) }) else { return false }

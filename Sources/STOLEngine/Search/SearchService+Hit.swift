@@ -18,6 +18,10 @@ extension SearchService {
         var head = false
         /// The name is its head alone (`NameMatcher.Match.bare`).
         var bare = false
+        /// The name is a typical word and the query word (`NameMatcher.Match.typical`).
+        var typical = false
+        /// A one-word scientific name matched by a query without capitals (`NameMatcher.Match.uncapitalizedGenus`).
+        var uncapitalizedGenus = false
         var accentMismatch = false
         /// The taxon's prominence in thousandths (`Prominence`).
         var prominence = 0
@@ -43,6 +47,8 @@ extension SearchService {
                 status: row.status, nameLength: row.folded.unicodeScalars.count,
                 head: match.head, accentMismatch: match.accentMismatch, prominence: row.prominence)
             bare = match.bare
+            typical = match.typical
+            uncapitalizedGenus = match.uncapitalizedGenus
         }
 
         init(
@@ -59,14 +65,16 @@ extension SearchService {
         func scored(lang: String, queryLength: Int) -> Hit {
             var out = self
             out.queryLength = queryLength
-            let group = SearchScore.group(tier: tier, weak: weak, editDistance: editDistance)
+            let group = SearchScore.group(tier: tier, weak: weak, editDistance: editDistance, demoted: demoted, uncapitalizedGenus: uncapitalizedGenus)
             let coverage = SearchScore.weighsCoverage(group) ? Double(queryLength) / Double(max(nameLength, queryLength, 1)) : 0
             // A group found by a name with words besides its head is a part of the group meant
             // ("leafcutter bees" for `bee`): half its prominence.
             let subgroup = group == 3 && !(rank?.isSpeciesOrBelow ?? false) && !bare && name != nil
+            // A name that is its head beside a typical word alone names the typical one ("Common carp").
+            let known = subgroup ? prominence / 2 : group == 3 && typical ? min(prominence + SearchScore.typicalProminence, 1_000) : prominence
             let base = SearchScore.quality(
                 head: head, language: name == nil ? 1 : SearchScore.language(nameLang: self.lang, matchType: matchType, lang: lang),
-                asTyped: readAs == nil, prominence: subgroup ? prominence / 2 : prominence, coverage: coverage)
+                asTyped: readAs == nil, prominence: known, coverage: coverage)
             let quality: Double
             if let partialQuality {
                 quality = partialQuality

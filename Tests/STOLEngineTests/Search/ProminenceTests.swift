@@ -78,7 +78,7 @@ import Testing
 
     @Test func demotedNames() {
         for name in ["Polar bear mastadenovirus A", "Mycobacterium phage Puppy", "Herpesviridae", "Bos indicus x Bos taurus", "Platanus × hispanica",
-                     "uncultured bacterium", "Felis sp.", "Potato spindle tuber viroid"] {
+                     "uncultured bacterium", "Felis sp.", "Potato spindle tuber viroid", "catfish", "salmonid fish"] {
             #expect(Prominence.isDemoted(name), "\(name)")
         }
         for name in ["Ursus maritimus", "Phagocata gracilis", "Virgilia oroboides", "Felis catus", "Spinus spinus"] {
