@@ -18,9 +18,9 @@ import GRDB
 ///   *Canis lupus*, the cabbage and the broccoli of *Brassica oleracea*);
 /// - `domestic`: a `domestic` (or `domesticated`) trait of `yes`, `true` or `1` (the Mammal
 ///   Diversity Database's `domestic` column), an English name that starts with "domestic"
-///   ("domestic cat", as NCBI and MDD name them), or a description that says the organism is or
-///   was domesticated (`saysDomesticated`; the descriptions are read at build time only, and the
-///   text stays where it is);
+///   ("domestic cat", as NCBI and MDD name them), or, for a species or a form below one, a
+///   description that says the organism is or was domesticated (`saysDomesticated`; the
+///   descriptions are read at build time only, and the text stays where it is);
 /// - `members`: for a taxon with descendants, the best-known of them and how many are known.
 ///
 /// own = 0.35 · languages / 5 + 0.15 · log₂(1 + names) / 4 + 0.30 · description + 0.10 · forms / 3,
@@ -62,7 +62,7 @@ public enum Prominence {
     /// Fills `taxon_prominence` of schema `main` from `source`'s taxa, names, traits and (if it
     /// has one) descriptions, each read as the schema declares it (`StoredRow`).
     static func fill(_ db: Database, source: String) throws {
-        var ids: [Int64] = [], parentIDs: [Int64?] = [], demoted: [Bool] = [], accepted: [Bool] = [], belowSpecies: [Bool] = []
+        var ids: [Int64] = [], parentIDs: [Int64?] = [], demoted: [Bool] = [], accepted: [Bool] = [], belowSpecies: [Bool] = [], organism: [Bool] = []
         // Whether the taxon is named Viruses or lies below one.
         var underViruses: [Bool] = []
         try db.makeStatement(sql: "SELECT id, parent_id, scientific_name, status, rank FROM \(source).taxa ORDER BY id")
@@ -73,7 +73,9 @@ public enum Prominence {
                 demoted.append(isDemoted(name))
                 underViruses.append(name == "Viruses")
                 accepted.append(try row.member(TaxonStatus.self, 3, "taxa.status") == .accepted)
-                belowSpecies.append(try row.memberOrNull(Rank.self, 4, "taxa.rank")?.isBelowSpecies ?? false)
+                let rank = try row.memberOrNull(Rank.self, 4, "taxa.rank")
+                belowSpecies.append(rank?.isBelowSpecies ?? false)
+                organism.append(rank?.isSpeciesOrBelow ?? false)
             }
         let n = ids.count
         guard n > 0 else { return }
@@ -113,7 +115,9 @@ public enum Prominence {
                 }
             try db.makeStatement(sql: "SELECT taxon_id, text FROM \(source).descriptions WHERE text LIKE '%domesticated%'")
                 .forEachStoredRow { row in
-                    if let i = index(try row.taxonID(0, "descriptions.taxon_id")), saysDomesticated(try row.text(1, "descriptions.text")) { inputs[i].domestic = true }
+                    if let i = index(try row.taxonID(0, "descriptions.taxon_id")), organism[i], saysDomesticated(try row.text(1, "descriptions.text")) {
+                        inputs[i].domestic = true
+                    }
                 }
         }
 
@@ -170,8 +174,20 @@ public enum Prominence {
     /// of *to be* before "domesticated", with at most adverbs between (`was first domesticated`,
     /// `has been domesticated`), or before an article and up to two words (`is a domesticated South
     /// American camelid`, `was one of the first domesticated insects`), not negated (`has never
-    /// been domesticated`). Descriptions are read for it at build time only.
+    /// been domesticated`), in its first three sentences, which speak of the organism itself (a
+    /// later one may speak of a relative: "The pet known as the Belgian hare is a domesticated
+    /// European rabbit"). Only species and the forms below them are judged so: a group's
+    /// description that says domesticated speaks of some of its members. Descriptions are read for
+    /// it at build time only.
     public static func saysDomesticated(_ text: String) -> Bool {
+        var end = text.endIndex, sentences = 0, from = text.startIndex
+        while sentences < 3, let stop = text.range(of: ". ", range: from..<text.endIndex) {
+            sentences += 1
+            end = stop.lowerBound
+            from = stop.upperBound
+        }
+        if sentences < 3 { end = text.endIndex }
+        let text = String(text[..<end])
         let range = NSRange(text.startIndex..., in: text)
         for match in domesticatedPattern.matches(in: text, range: range) {
             guard let found = Range(match.range, in: text) else { continue }

@@ -56,7 +56,8 @@ import Testing
             #expect(Prominence.saysDomesticated(text), "\(text)")
         }
         for text in ["The wolf has never been domesticated.", "It is not domesticated.", "Its domesticated relative is the dog.",
-                     "A wild animal, unlike domesticated goats."] {
+                     "A wild animal, unlike domesticated goats.",
+                     "Hares are fast. They live in fields. Their young are born furred. The Belgian hare is a domesticated rabbit."] {
             #expect(!Prominence.saysDomesticated(text), "\(text)")
         }
         let values = try prominence("""
