@@ -2,13 +2,15 @@ import GRDB
 
 /// A group ranks, within its tier, by its members that the query finds as well (strong hits below
 /// it: `SearchScore` groups 0–3, not demoted; `SubtreeMembership`):
-/// - when one of them is named by the query's word alone (bare, `NameMatcher.Match.bare`) and
+/// - when one of them is named by the query's word alone (bare, `NameMatcher.Match.bare`, without
+///   a typical word) and
 ///   matched at least as well, that member is what the word names (the species "Hippopotamus"
 ///   below the genus *Hippopotamus*, the family "Flamingos" below the order "Flamingos"): the
 ///   group ranks as that member less a tenth (its prominence is capped at 0.9 times the member's);
 /// - otherwise a group named by the word alone ("Bears", "Frogs and toads") is what the word
 ///   names: it comes before its members (its prominence is raised to one thousandth above the
-///   best of theirs), which follow it (`GroupMembers`);
+///   best of theirs; named with a typical word, "True frogs", level with it), which follow it
+///   (`GroupMembers`);
 /// - a group named by more than the word ("cat family", "swallowtail butterflies") is a part or a
 ///   namesake of what the word names: it ranks as its best-known member less a tenth (capped at
 ///   0.9 times that member's prominence, then halved as a part, `SearchScore`). So "cat family"
@@ -58,12 +60,14 @@ enum GroupRanking {
                 let level = SearchScore.group(tier: hits[g].tier, weak: false, editDistance: nil)
                 let members = try strong.filter { try membership.contains(group, hits[$0].taxonID) }
                 guard let best = members.first else { continue }
-                let named = members.first { hits[$0].bare && SearchScore.group(tier: hits[$0].tier, weak: false, editDistance: nil) <= level }
+                let named = members.first { hits[$0].bare && !hits[$0].typical && SearchScore.group(tier: hits[$0].tier, weak: false, editDistance: nil) <= level }
                 let value: Int
                 if let named {
                     value = min(hits[g].prominence, Int((0.9 * Double(max(hits[named].prominence, 0))).rounded()))
                 } else if hits[g].bare {
-                    value = max(hits[g].prominence, min(max(hits[best].prominence, 0) + 1, 1_000))
+                    // Named with a typical word ("True frogs"), it is one of the groups the word names:
+                    // level with its best member, below a group the word names alone ("Frogs and toads").
+                    value = max(hits[g].prominence, min(max(hits[best].prominence, 0) + (hits[g].typical ? 0 : 1), 1_000))
                 } else {
                     value = min(hits[g].prominence, Int((0.9 * Double(max(hits[best].prominence, 0))).rounded()))
                 }

@@ -114,7 +114,7 @@ struct NameMatcher: Sendable {
                 worst = max(worst, best.tier)
                 isHead = isHead || best.head
             }
-            result = Match(tier: worst, head: isHead, bare: bareNeeded && isBare(nameFolded, parts: wordParts, words: words))
+            result = Match(tier: worst, head: isHead, bare: bareNeeded && isBare(nameFolded, parts: wordParts, words: words, primary: primary))
             result.typical = isHead && isTypical(parts: wordParts, primary: primary)
             // The whole name with the query's words in another number (`lions` → "Lion", `bear` →
             // "Bears", `house mice` → "House mouse").
@@ -146,10 +146,17 @@ struct NameMatcher: Sendable {
         return other == tokens[0] || (inflectable[0] && inflected(0, other, primary: primary))
     }
 
-    /// Whether a name (folded, its words as compound `parts`) is its head alone (`Match.bare`):
-    /// its first item is one word, not split into parts ("Langschwanz|mäuse" is not).
-    func isBare(_ nameFolded: String, parts: [[String]], words: [String]) -> Bool {
-        (parts.first?.count ?? 1) <= 1 && (words.count <= 1 || NameStructure.firstItemLength(nameFolded, words: words) <= 1)
+    /// Whether a name (folded, its words as compound `parts`, in language `primary`) is its head
+    /// alone (`Match.bare`): its first item is one word, not split into parts ("Langschwanz|mäuse"
+    /// is not); a typical word beside it does not count ("True seals", `Match.typical`).
+    func isBare(_ nameFolded: String, parts: [[String]], words: [String], primary: String?) -> Bool {
+        guard (parts.first?.count ?? 1) <= 1 else { return false }
+        if words.count <= 1 { return true }
+        let length = NameStructure.firstItemLength(nameFolded, words: words)
+        if length <= 1 { return true }
+        guard length == 2, parts.count >= 2, parts[1].count <= 1 else { return false }
+        let typical = Lexicon.of(primary).typical
+        return typical.contains(words[0]) != typical.contains(words[1])
     }
 
     /// Whether `name` (as stored) lacks an accented query word as typed.

@@ -19,15 +19,16 @@
 /// only: the query's length over the name's, as a fragment or a typo points at one name by its
 /// letters) + 0.1 · prominence (0…1; halved for a group in group 3 whose name has words
 /// besides its head, a part of the group meant: "leafcutter bees" for `bee`; 0.3 more, up to 1,
-/// for a name that is its head beside a typical word alone, "Common carp" for `carp`,
-/// `NameMatcher.Match.typical`) + 0.01 · as typed
+/// for an organism whose name is the query word beside a typical word alone, "Common carp" for
+/// `carp`, `NameMatcher.Match.typical`) + 0.01 · as typed
 /// (not a reading of the lexicon's or a spelling's, `QueryRewrites`). Whole words and
 /// inflections rank as one. In group 7 the tier comes first:
 /// 0.9 · (1 − tier / 9) + 0.099 · the quality above (tiers in `MatchTier`'s order, from 0). A partial match's quality is
 /// 0.5 · the query's head word matched + 0.3 · the share of query words matched + 0.03 · (1 −
 /// the name's unmatched words, up to 4, / 4) + 0.05 · a species + 0.09 · prominence (`PartialMatch`).
 enum SearchScore {
-    /// Prominence added, in thousandths, to a hit whose name is its head beside a typical word.
+    /// Prominence added, in thousandths, to an organism's hit whose name is the query word beside a
+    /// typical word (`SearchService.Hit`).
     static let typicalProminence = 300
 
     /// The group of a hit (see the type's documentation): a `demoted` taxon's exact name ranks

@@ -48,6 +48,11 @@ extension SearchService {
                 head: match.head, accentMismatch: match.accentMismatch, prominence: row.prominence)
             bare = match.bare
             typical = match.typical
+            // An organism named by a typical word and the query word is the one the word means
+            // first ("Common carp" for `carp`): better known for this search.
+            if typical, rank?.isSpeciesOrBelow ?? false, prominence >= 0 {
+                prominence = min(prominence + SearchScore.typicalProminence, 1_000)
+            }
             uncapitalizedGenus = match.uncapitalizedGenus
         }
 
@@ -70,8 +75,7 @@ extension SearchService {
             // A group found by a name with words besides its head is a part of the group meant
             // ("leafcutter bees" for `bee`): half its prominence.
             let subgroup = group == 3 && !(rank?.isSpeciesOrBelow ?? false) && !bare && name != nil
-            // A name that is its head beside a typical word alone names the typical one ("Common carp").
-            let known = subgroup ? prominence / 2 : group == 3 && typical ? min(prominence + SearchScore.typicalProminence, 1_000) : prominence
+            let known = subgroup ? prominence / 2 : prominence
             let base = SearchScore.quality(
                 head: head, language: name == nil ? 1 : SearchScore.language(nameLang: self.lang, matchType: matchType, lang: lang),
                 asTyped: readAs == nil, prominence: known, coverage: coverage)

@@ -40,6 +40,13 @@ import Testing
         #expect(try !typical("Fliege", "Gemeine Florfliege", "de", parts: [["gemeine"], ["flor", "fliege"]]))
         #expect(try !typical("bat", "Common vampire bat", "en") && !typical("common", "Common carp", "en"))
         #expect(try !typical("carp", "Black carp", "en") && !typical("carp", "Common carp", "de"))
+        // A group so named is named by its head alone; one with another word is not.
+        func bare(_ query: String, _ name: String) throws -> Bool {
+            let parsed = try #require(try SearchQuery.parse(query))
+            return NameMatcher(parsed).match(name: name, nameFolded: TextFolding.fold(name), lang: "en", head: nil)?.bare ?? false
+        }
+        #expect(try bare("seal", "True seals") && bare("bear", "Bears"))
+        #expect(try !bare("spider", "Fishing spiders") && !bare("cat", "Cat family"))
     }
 
     /// A name's compound parts are whole words; a query word on the name's head says so.
