@@ -67,12 +67,13 @@ sys.exit(os.waitstatus_to_exitcode(status))
 
 def run_rss(argv, stdin=None):
     """Runs argv, returns (seconds, peak RSS bytes, stdout bytes)."""
-    seconds, rss, _, out = run_usage(argv, stdin)
+    seconds, rss, _, out, _ = run_usage(argv, stdin)
     return seconds, rss, out
 
 
 def run_usage(argv, stdin=None):
-    """Runs argv, returns (wall seconds, peak RSS bytes, CPU seconds (user + system), stdout bytes)."""
+    """Runs argv, returns (wall seconds, peak RSS bytes, CPU seconds (user + system), stdout bytes,
+    stderr text)."""
     out_file = tempfile.TemporaryFile()
     fd, stats = tempfile.mkstemp(prefix="stol-bench-rss-")
     os.close(fd)
@@ -82,7 +83,7 @@ def run_usage(argv, stdin=None):
     elapsed, rss, _, cpu = open(stats).read().split()
     os.remove(stats)
     out_file.seek(0)
-    return float(elapsed), int(rss), float(cpu), out_file.read()
+    return float(elapsed), int(rss), float(cpu), out_file.read(), p.stderr.decode(errors="replace")
 
 
 def fmt_ms(s):
@@ -867,17 +868,30 @@ def scale_checklist(kind, usages, directory):
     return out
 
 
+def build_stages(log_text):
+    """build-db's own stage times from what it prints: 'reading' (stderr) and each stage of the summary
+    after 'built' (stdout)."""
+    stages = {}
+    reading = re.search(r"^read \d+ taxa in ([\d.]+) seconds", log_text, re.M)
+    if reading:
+        stages["reading"] = float(reading.group(1))
+    summary_text = log_text.split("\nbuilt ", 1)[-1]
+    for name, seconds in re.findall(r"^  ([a-z][a-z ]*?) +([\d.]+) s$", summary_text, re.M):
+        stages[name] = float(seconds)
+    return stages
+
+
 def scale_build(args_, out):
-    """build-db into `out`: (wall s, CPU s, peak RSS bytes, taxa kept, names, database bytes)."""
+    """build-db into `out`: (wall s, CPU s, peak RSS bytes, taxa kept, names, database bytes, stages)."""
     tmp = out + ".tmp"
     if os.path.exists(tmp):
         os.remove(tmp)
-    wall, rss, cpu, _ = run_usage([ENGINE, "build-db", *args_, "--out", tmp])
+    wall, rss, cpu, out_text, err = run_usage([ENGINE, "build-db", *args_, "--out", tmp])
     os.replace(tmp, out)
     with sqlite3.connect(f"file:{out}?immutable=1", uri=True) as db:
         taxa = db.execute("SELECT count(*) FROM taxa").fetchone()[0]
         names = db.execute("SELECT count(*) FROM names").fetchone()[0]
-    return wall, cpu, rss, taxa, names, os.path.getsize(out)
+    return wall, cpu, rss, taxa, names, os.path.getsize(out), build_stages(err + "\n" + out_text.decode(errors="replace"))
 
 
 def scale_queries(path, count=6, seed=5):
@@ -931,13 +945,15 @@ def section_scale(smoke):
     builds = [("GBIF-like DwC-A", sizes["dwca"], ["--dwca", dwca], served),
               ("CoL-like ColDP", sizes["coldp"], ["--coldp", coldp], os.path.join(work, "col-like.sqlite"))]
     log(f"building {peer_label} (the peer) …")
-    pw, pc, pr, ptaxa, _, psize = scale_build(peer_args, os.path.join(work, "peer.sqlite"))
+    pw, pc, pr, ptaxa, _, psize, pstages = scale_build(peer_args, os.path.join(work, "peer.sqlite"))
     os.remove(os.path.join(work, "peer.sqlite"))
     peer_figure = (f"{pw:.1f} s wall, {pc:.1f} s CPU, peak {mb(pr)}, {mb(psize)} database; "
                    f"{pw / ptaxa * 1e6:.1f} µs a taxon wall, {pc / ptaxa * 1e6:.1f} µs CPU ({ptaxa:,} taxa, one source row each)")
+    notes.append(f"{peer_label} stages (seconds): " + ", ".join(f"{k} {v:.1f}" for k, v in pstages.items()))
     for label, usages, args_, out in builds:
         log(f"building the {label} ({usages:,} usages) …")
-        wall, cpu, rss, taxa, names, size = scale_build(args_, out)
+        wall, cpu, rss, taxa, names, size, stages = scale_build(args_, out)
+        notes.append(f"{label} stages (seconds, as build-db reports them): " + ", ".join(f"{k} {v:.1f}" for k, v in stages.items()))
         rows.append([f"build-db, {label}: {usages:,} name usages → {taxa:,} taxa, {names:,} names",
                      f"{wall:.1f} s wall, {cpu:.1f} s CPU, peak {mb(rss)}, {mb(size)} database; "
                      f"{wall / usages * 1e6:.1f} µs a usage wall, {cpu / usages * 1e6:.1f} µs CPU",
