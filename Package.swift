@@ -17,6 +17,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "STOLSupport", targets: ["STOLSupport"]),
+        .library(name: "STOLJSON", targets: ["STOLJSON"]),
         .library(name: "STOLRPC", targets: ["STOLRPC"]),
         .library(name: "STOLEngine", targets: ["STOLEngine"]),
         .library(name: "STOLPipeline", targets: ["STOLPipeline"]),
@@ -34,14 +35,16 @@ let package = Package(
         .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The lock type and the one way off the cooperative pool, shared by every target.
         .target(name: "STOLSupport"),
+        // JSON values, the strict parser, the one-line writer, `JSONWritable`: no dependencies.
+        .target(name: "STOLJSON"),
         .target(
             name: "STOLRPC",
-            dependencies: ["STOLSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["STOLSupport", "STOLJSON", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "STOLEngine",
             dependencies: [
-                "STOLSupport", "STOLRPC", "CSodium", "CSQLiteSettings",
+                "STOLSupport", "STOLJSON", "STOLRPC", "CSodium", "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -64,16 +67,17 @@ let package = Package(
         .executableTarget(
             name: "stol-engine",
             dependencies: [
-                "STOLSupport", "STOLRPC", "STOLEngine", "STOLPipeline",
+                "STOLSupport", "STOLJSON", "STOLRPC", "STOLEngine", "STOLPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC", "STOLSupport"]),
+        .testTarget(name: "STOLJSONTests", dependencies: ["STOLJSON"]),
+        .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC", "STOLJSON", "STOLSupport"]),
         .testTarget(
             name: "STOLEngineTests",
-            dependencies: ["STOLEngine", "STOLPipeline", "STOLRPC", "STOLSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLSupport"]),
+            dependencies: ["STOLEngine", "STOLPipeline", "STOLRPC", "STOLJSON", "STOLSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLJSON", "STOLSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

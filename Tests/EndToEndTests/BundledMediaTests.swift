@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// The photographs that ship with the engine, over the real binary and the embedded database:

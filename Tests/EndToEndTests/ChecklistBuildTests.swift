@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// `build-db --dwca` and `--coldp` through the real binary, and the databases they make served

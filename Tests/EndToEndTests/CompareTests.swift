@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// `compare/*` over the real binary, on the fixture database and on the embedded one.

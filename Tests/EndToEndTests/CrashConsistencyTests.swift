@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// SIGKILL while the engine both imports a signed database and applies a burst of favourites

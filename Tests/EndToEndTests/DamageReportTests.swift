@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// Damage is always reported, never silent or internal: a damaged `settings.json`, corrupt pages

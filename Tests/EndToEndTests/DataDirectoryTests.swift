@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// The data directory is the user's: the real binary touches nothing outside it (decoys behind

@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// The database that ships inside the engine: what it covers, that the engine serves it with no

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Synchronization
 import STOLRPC
+import STOLJSON
 
 /// The real `stol-engine` binary as a child process, over real pipes.
 final class EngineProcess: Sendable {

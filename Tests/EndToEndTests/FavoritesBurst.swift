@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// A burst of favourites changes replayed on a model, for the SIGKILL tests: which stored states

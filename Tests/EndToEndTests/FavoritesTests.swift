@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// Favourites over the real binary: every method, persistence across restarts, the damaged-file

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// Every hostile file from `HostileFiles` goes to the real binary over real pipes; each must be

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import STOLRPC
+import STOLJSON
 
 // A generator of hostile `.stol` and `.stolmedia` files, built byte by byte from the format in
 // protocol/README.md, so every fault is exactly the one named and nothing binary is committed.

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// SIGKILL in the middle of imports: after every restart the reference database is exactly the

@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// Large answers do not stay in memory once written: 15,000 favourites listed again and again

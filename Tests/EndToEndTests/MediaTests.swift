@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// Minimal valid PNGs written in code: RGB, 8 bits, one stored (uncompressed) deflate block.

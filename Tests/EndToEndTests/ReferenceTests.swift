@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// The signed reference database over the real binary: the CLI tools, import with progress,

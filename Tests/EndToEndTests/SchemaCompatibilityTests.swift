@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// Databases other than the engine's own current builds: the specification's tables without the

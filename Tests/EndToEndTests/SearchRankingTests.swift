@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// Tiers, inflections, compounds, accents, filters, listing, cursors and autocomplete of

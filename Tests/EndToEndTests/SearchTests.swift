@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// `search/query` and `search/autocomplete` over the real binary on the embedded database.

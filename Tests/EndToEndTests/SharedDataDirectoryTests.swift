@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// Several engines on one data directory (issue 21): favourites written by any engine are seen by

@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// A species page over the real binary and the embedded database: facts in the asked language,

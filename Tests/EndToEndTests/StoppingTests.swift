@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// How the real binary ends: SIGTERM, SIGINT and SIGHUP stop it gracefully (an import in flight

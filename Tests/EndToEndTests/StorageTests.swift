@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// `storage/report` over the real binary.

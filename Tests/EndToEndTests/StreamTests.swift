@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 
 /// The engine at the ends of its pipes: a client that stops reading, and one that goes away.

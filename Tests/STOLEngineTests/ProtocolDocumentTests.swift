@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import STOLRPC
+import STOLJSON
 import Testing
 @testable import STOLEngine
 
@@ -45,7 +46,7 @@ import Testing
         let engine = try Engine(configuration: .init(dataDirectory: directory), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         let committedURL = Self.repository.appendingPathComponent("protocol/openrpc.json")
         let committed = [UInt8](try Data(contentsOf: committedURL))
-        let generated = OpenRPCDocument.formatted(
+        let generated = JSONWriter.formatted(
             try OpenRPCDocument.refreshed(try JSONParser.parse(committed), from: Self.servedTable(engine), inline: ["exit", "$/cancelRequest"]))
         if ProcessInfo.processInfo.environment["STOL_UPDATE_OPENRPC"] == "1", generated != committed {
             try Data(generated).write(to: committedURL)

@@ -1,5 +1,6 @@
 import Testing
 @testable import STOLRPC
+import STOLJSON
 
 /// Counting a batch's entries without parsing it, so an oversized batch is refused before any
 /// value is built.

@@ -1,5 +1,6 @@
 import Testing
 @testable import STOLRPC
+import STOLJSON
 
 /// Inputs the stdio fuzzer found; each once produced output that was not valid JSON-RPC.
 @Suite struct FuzzRegressionTests {

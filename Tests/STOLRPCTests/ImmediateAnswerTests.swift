@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import STOLRPC
+import STOLJSON
 import STOLSupport
 
 /// `MethodTable.on(_:immediately:_:)`: answers given on the intake thread without a task, and

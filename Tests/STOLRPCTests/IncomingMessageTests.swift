@@ -1,5 +1,6 @@
 import Testing
 @testable import STOLRPC
+import STOLJSON
 
 @Suite struct IncomingMessageTests {
     func classify(_ text: String) throws -> IncomingMessage { IncomingMessage(try JSONParser.parse(Array(text.utf8))) }

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Testing
 @testable import STOLRPC
+import STOLJSON
 import STOLSupport
 
 /// How the server ends: `shutdown` and `exit` pipelined behind other requests, `stop` (what a

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Logging
 @testable import STOLRPC
+import STOLJSON
 import STOLSupport
 
 /// Runs a real `RPCServer` in-process over two pipes, the way stdio would connect it.

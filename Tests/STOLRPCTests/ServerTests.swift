@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import STOLRPC
+import STOLJSON
 import STOLSupport
 
 @Suite struct ServerTests {

@@ -1,4 +1,4 @@
-import STOLRPC
+import STOLJSON
 
 // `compare/taxa` writes its own JSON: through `JSONEncoder`, its 60-odd taxa on Open Tree cost more
 // than reading them. Members go in sorted key order, as `JSONEncoder` with `.sortedKeys` writes
@@ -17,7 +17,7 @@ extension TaxaComparison: JSONWritable {
             o.member("taxonomicDistance", taxonomicDistance)
             o.member("traitDeltas", traitDeltas)
             // Null, not omitted, when absent.
-            o.member("traitSimilarity", traitSimilarity.map(JSONFraction.init))
+            o.member("traitSimilarity", traitSimilarity)
         }
     }
 }
@@ -43,21 +43,5 @@ extension TraitComparison.Delta: JSONWritable {
             o.member("onlyB", onlyB)
             o.member("shared", shared)
         }
-    }
-}
-
-/// A finite `Double` as `JSONEncoder` writes it: its shortest round-trip form, without a trailing `.0`.
-struct JSONFraction: JSONWritable {
-    var value: Double
-
-    func writeJSON(into out: inout [UInt8]) {
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        out.append(contentsOf: text.utf8)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(value)
     }
 }

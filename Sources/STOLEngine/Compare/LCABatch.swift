@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import STOLRPC
+import STOLJSON
 
 /// `compare/lca`: the lowest common ancestors of many pairs at once, ids only — the bulk form of
 /// `compare/taxa` for scripts and pipelines, where full taxa and paths would be mostly JSON.

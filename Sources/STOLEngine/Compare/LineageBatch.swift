@@ -1,4 +1,4 @@
-import STOLRPC
+import STOLJSON
 
 /// `taxon/lineages`: the lineages of many taxa at once, ids only, root first — the bulk form of
 /// `taxon/ancestors` for scripts and pipelines (taxopy's `Taxon.taxid_lineage`, reversed).

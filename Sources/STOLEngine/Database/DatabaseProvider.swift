@@ -1,5 +1,4 @@
 import Foundation
-import STOLRPC
 import STOLSupport
 
 /// Owns the open taxonomy databases and says which one is active.

@@ -1,4 +1,4 @@
-import STOLRPC
+import STOLJSON
 
 /// Something the client should hear about without having asked: the active database, the
 /// favourites or the diagnostics setting changed (here, or in another engine on the same data
@@ -35,12 +35,5 @@ public enum EngineEvent: Sendable, Equatable {
         case let .diagnosticsChanged(enabled):
             .object(["enabled": .bool(enabled)])
         }
-    }
-}
-
-extension RequestContext {
-    /// Sends `event` to the client ahead of this request's answer.
-    func notify(_ event: EngineEvent) {
-        notify(event.method, event.params)
     }
 }

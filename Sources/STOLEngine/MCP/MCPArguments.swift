@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 
 /// A tool call's `arguments`, read field by field; each failure is an `MCPToolError` that names
 /// the argument, so the model can fix its call.

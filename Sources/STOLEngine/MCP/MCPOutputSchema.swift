@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// Output schemas for the tools, taken from the engine's own OpenRPC document so that MCP and
 /// JSON-RPC describe the same results the same way: a method's result schema, made

@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 
 /// `stol-engine mcp`: the Model Context Protocol over stdio, built on the same `RPCServer` and
 /// the same engine methods as serve mode. Only read-only taxonomy tools are offered: nothing

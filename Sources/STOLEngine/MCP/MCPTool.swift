@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// One MCP tool: what `tools/list` says about it and what `tools/call` runs.
 struct MCPTool: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 
 /// The taxonomy tools: each one calls the engine's own methods, through their contracts, within
 /// the tool call's request (so cancellation and progress reach them).

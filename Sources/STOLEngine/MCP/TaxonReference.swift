@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// A taxon as a tool call names it: an id, or a scientific or common name.
 enum TaxonReference: Sendable, Equatable {

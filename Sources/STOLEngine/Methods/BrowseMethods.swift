@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// `database/info` and the `taxon/*` browse methods.
 enum BrowseMethods {

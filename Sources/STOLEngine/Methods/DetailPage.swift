@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// `taxon/detail` with `include`: the page's other calls (its image, whether it is a favourite,
 /// its closest relatives) answered with the detail, so a species page takes one call. Nothing is
@@ -68,7 +69,7 @@ enum DetailPage {
             guard !parts.isEmpty else { return detail.writeJSON(into: &out) }
             var members: [(key: String, value: RawJSON)] = []
             func add(_ key: String, _ value: some Encodable) {
-                members.append((key, RawJSON(bytes: (try? ResultEncoding.encode(value)) ?? Array("null".utf8))))
+                members.append((key, RawJSON(bytes: (try? JSONEncoding.encode(value)) ?? Array("null".utf8))))
             }
             if parts.contains(.image) { add("image", image) }
             if parts.contains(.favorite) { add("isFavorite", isFavorite) }

@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import STOLSupport
 
 /// `diagnostics/setEnabled`, `diagnostics/status`, `diagnostics/export`, `diagnostics/delete`.

@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// The `favorites/*` methods. Every method that changes state is ordered, and every change that
 /// changed something is followed by `favorites/didChange {count}`.

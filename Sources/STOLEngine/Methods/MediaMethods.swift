@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 
 /// `media/import`, `media/cancelImport`, `media/packs`, `media/image`, `media/deletePack`.
 ///

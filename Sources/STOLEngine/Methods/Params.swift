@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 
 /// Checks shared by every method's params; each failure names its field.
 enum Params {

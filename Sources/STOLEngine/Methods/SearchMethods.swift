@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 
 /// `search/query` and `search/autocomplete`.
 enum SearchMethods {

@@ -1,4 +1,4 @@
-import STOLRPC
+import STOLJSON
 
 /// One search result: the taxon, the name that matched, and how.
 public struct SearchResult: Codable, Sendable, Equatable {
@@ -45,31 +45,10 @@ extension SearchResult: JSONWritable {
             o.member("preferredCommonName", ifPresent: preferredCommonName)
             o.member("preferredCommonNameLang", ifPresent: preferredCommonNameLang)
             o.member("rank", ifPresent: rank?.rawValue)
-            o.member("relevanceScore", JSONNumberText(relevanceScore))
+            o.member("relevanceScore", relevanceScore)
             o.member("scientificName", scientificName)
             o.member("sharedName", ifPresent: sharedName)
             o.member("status", status.rawValue)
-        }
-    }
-}
-
-/// A score written as `JSONEncoder` writes a Double: integral values without a fraction
-/// (`1`), others in Swift's shortest round-trip form (`0.85`).
-struct JSONNumberText: JSONWritable {
-    var value: Double
-
-    init(_ value: Double) { self.value = value }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
-
-    func writeJSON(into out: inout [UInt8]) {
-        if value.rounded() == value, abs(value) < 1e15 {
-            out.append(contentsOf: String(Int64(value)).utf8)
-        } else {
-            out.append(contentsOf: value.description.utf8)
         }
     }
 }

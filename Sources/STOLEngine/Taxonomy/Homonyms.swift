@@ -1,5 +1,5 @@
 import GRDB
-import STOLRPC
+import STOLJSON
 
 /// How to tell a taxon from others with the same scientific name (NCBI has *Morus* the mulberry
 /// and *Morus* the gannet). Present only where a name is shared.

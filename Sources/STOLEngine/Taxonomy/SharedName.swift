@@ -1,5 +1,5 @@
 import GRDB
-import STOLRPC
+import STOLJSON
 
 /// Which is which when a group and one of its members go by the same common name: "Koala" is
 /// both the family Phascolarctidae and its one species, *Phascolarctos cinereus*. Present only

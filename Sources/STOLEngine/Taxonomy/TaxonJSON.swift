@@ -1,4 +1,4 @@
-import STOLRPC
+import STOLJSON
 
 // The browse answers write their own JSON: `JSONEncoder` was most of the cost of `taxon/get` and
 // of a lineage's 30-odd taxa. Members go in sorted key order, absent optionals are left out, as

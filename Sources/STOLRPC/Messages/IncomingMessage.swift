@@ -1,3 +1,4 @@
+import STOLJSON
 /// A request or notification that passed JSON-RPC 2.0 validation.
 public struct Request: Sendable {
     /// `nil` for a notification.

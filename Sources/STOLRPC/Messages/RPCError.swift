@@ -1,3 +1,4 @@
+import STOLJSON
 /// A JSON-RPC error object. Handlers throw it to answer with a specific code and `data`.
 public struct RPCError: Error, Sendable, Equatable {
     public var code: Int

@@ -1,3 +1,4 @@
+import STOLJSON
 /// The shape of a `Decodable` params type, read by decoding it once from nothing: each member
 /// it asks for, whether it must be present, and a JSON Schema of its type.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import STOLJSON
 
 extension MethodTable {
     /// The methods used by the JSON-RPC 2.0 specification's examples and by the test suites.
@@ -82,7 +83,6 @@ extension MethodTable {
     /// A finite number as JSON; infinities and NaN have no JSON form, so they are refused.
     private static func result(_ value: Double) throws -> JSONValue {
         guard value.isFinite else { throw RPCError.invalidParams(field: nil, "the result is not a finite number") }
-        if value.rounded() == value, abs(value) < 1e15 { return .number(String(Int64(value))) }
-        return .number(String(value))
+        return .number(JSONWriter.numberText(value))
     }
 }

@@ -1,3 +1,4 @@
+import STOLJSON
 /// Writes the JSON-RPC 2.0 envelopes the server sends: responses, error responses and
 /// notifications (progress included). The one place that knows their shape.
 public enum Envelope {

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import STOLSupport
+import STOLJSON
 
 /// Calls a method table's handlers in the same process, through the same params decoding and
 /// result encoding as the server, typed by each method's `RPCMethod` contract. For tests that
@@ -52,7 +53,7 @@ public final class InProcessClient: Sendable {
     /// `RPCError` the server would answer with.
     public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, progressToken: JSONValue? = nil) async throws -> JSONValue
     where M.Params: Encodable {
-        var object = try ResultEncoding.json(params)
+        var object = try JSONEncoding.value(of: params)
         if let progressToken, case .object(var members) = object {
             members.append((key: "_meta", value: .object(["progressToken": progressToken])))
             object = .object(members)

@@ -1,3 +1,4 @@
+import STOLJSON
 /// The lifecycle methods of this protocol: `initialize`, `initialized`, `ping`, `shutdown` and
 /// `rpc.discover`. They are table methods like any other; only `$/cancelRequest` and `exit` are
 /// handled inline by the server.
@@ -79,23 +80,5 @@ public enum LifecycleMethods {
         table.on(Shutdown.self) { _, _ in .null }
         table.on(Discover.self) { _, _ in RawJSON(bytes: identity.discoverDocument) }
         return table
-    }
-}
-
-/// A result that is already encoded JSON.
-public struct RawJSON: JSONWritable, Encodable, Sendable {
-    public let bytes: [UInt8]
-
-    public init(bytes: [UInt8]) {
-        self.bytes = bytes
-    }
-
-    public func writeJSON(into out: inout [UInt8]) {
-        out.append(contentsOf: bytes)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(try JSONParser.parse(bytes))
     }
 }

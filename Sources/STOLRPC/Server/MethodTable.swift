@@ -1,3 +1,4 @@
+import STOLJSON
 /// The methods a server answers, by name.
 public struct MethodTable: Sendable {
     /// A registered method.
@@ -48,7 +49,7 @@ public struct MethodTable: Sendable {
             let quick = (M.Params.self as? any QuickDecodable.Type).flatMap { $0.init(quick: params) as? M.Params }
             guard let decoded = quick ?? (try? ResultEncoding.decodeParams(M.Params.self, from: params)),
                   let result = try? immediately(decoded, context) else { return nil }
-            return try? ResultEncoding.encode(result)
+            return try? JSONEncoding.encode(result)
         }
         methods[M.name] = Method(name: M.name, ordering: M.ordering, orderingForParams: M.ordering(for:), contract: M.self, run: Self.running(M.self, handler), immediate: immediate)
     }
@@ -58,7 +59,7 @@ public struct MethodTable: Sendable {
     ) -> @Sendable (JSONValue?, RequestContext) async throws -> [UInt8] {
         { params, context in
             let decoded = try ResultEncoding.decodeParams(M.Params.self, from: params)
-            return try ResultEncoding.encode(try await handler(decoded, context))
+            return try JSONEncoding.encode(try await handler(decoded, context))
         }
     }
 
@@ -70,7 +71,7 @@ public struct MethodTable: Sendable {
     ) {
         methods[name] = Method(name: name, ordering: ordering, orderingForParams: nil, contract: nil, run: { params, context in
             let decoded = try ResultEncoding.decodeParams(P.self, from: params)
-            return try ResultEncoding.encode(try await handler(decoded, context))
+            return try JSONEncoding.encode(try await handler(decoded, context))
         }, immediate: nil)
     }
 
@@ -97,7 +98,7 @@ public struct MethodTable: Sendable {
     /// methods this way. Returns the result as JSON; errors are thrown as the handler threw them.
     public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, context: RequestContext) async throws -> JSONValue
     where M.Params: Encodable {
-        try await call(M.name, params: try ResultEncoding.json(params), context: context)
+        try await call(M.name, params: try JSONEncoding.value(of: params), context: context)
     }
 
     /// Runs the method named `name` with raw params within `context`'s request; the result as JSON.

@@ -1,4 +1,5 @@
 import STOLSupport
+import STOLJSON
 
 /// Sends `$/progress` notifications for one request that asked for them with a progress token.
 ///
@@ -96,7 +97,6 @@ public final class ProgressReporter: Sendable {
     }
 
     private static func format(_ fraction: Double) -> String {
-        let rounded = (fraction * 10_000).rounded(.down) / 10_000
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        JSONWriter.numberText((fraction * 10_000).rounded(.down) / 10_000)
     }
 }

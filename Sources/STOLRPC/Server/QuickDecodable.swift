@@ -1,3 +1,4 @@
+import STOLJSON
 /// Params that can also be read straight from a `JSONValue`, without a `Decoder`: for the
 /// answers given at once (`MethodTable.on(_:immediately:_:)`), where `Codable` decoding was a
 /// tenth of the cost of a `taxon/get`.

@@ -1,3 +1,4 @@
+import STOLJSON
 /// One JSON-RPC method's contract: its name, params, result and ordering.
 ///
 /// A handler registered with `MethodTable.on(_:_:)` must take the method's `Params` and return

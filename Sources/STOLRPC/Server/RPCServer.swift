@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Logging
 import STOLSupport
+import STOLJSON
 
 /// A JSON-RPC 2.0 server over a pair of file descriptors.
 ///

@@ -1,3 +1,4 @@
+import STOLJSON
 /// What a method handler may know and do besides reading its params.
 public struct RequestContext: Sendable {
     /// The request's id; nil for a notification.
@@ -15,7 +16,7 @@ public struct RequestContext: Sendable {
 
     /// Sends a notification whose params are any `Encodable` value.
     public func notify<P: Encodable>(_ method: String, encoding params: P) throws {
-        output.send(Envelope.notification(method: method, rawParams: try ResultEncoding.encode(params)))
+        output.send(Envelope.notification(method: method, rawParams: try JSONEncoding.encode(params)))
     }
 
     /// Ends serving when process `pid` dies (`initialize.processId`).

@@ -1,28 +1,8 @@
 import Foundation
+import STOLJSON
 
-/// Turns handler results into JSON bytes and params into handler types.
+/// Decodes params into handler types, turning decoding failures into -32602 errors that name the field.
 public enum ResultEncoding {
-    /// Encodes a result: `JSONValue` and `JSONWritable` directly, anything else through `JSONEncoder`.
-    public static func encode<R: Encodable>(_ value: R) throws -> [UInt8] {
-        if let json = value as? JSONValue { return JSONWriter.encode(json) }
-        if let writable = value as? any JSONWritable {
-            var out: [UInt8] = []
-            out.reserveCapacity(256)
-            writable.writeJSON(into: &out)
-            return out
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        var bytes = [UInt8](try encoder.encode(value))
-        JSONWriter.escapeLineSeparators(&bytes)
-        return bytes
-    }
-
-    /// A value as a `JSONValue`, encoded as `encode(_:)` would write it.
-    public static func json<R: Encodable>(_ value: R) throws -> JSONValue {
-        try JSONParser.parse(try encode(value))
-    }
-
     /// Decodes `params` into `P`, turning decoding failures into `-32602` naming the field.
     public static func decodeParams<P: Decodable>(_ type: P.Type, from params: JSONValue?) throws(RPCError) -> P {
         let value = params ?? .object([])

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import STOLEngine
 import STOLRPC
+import STOLJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 import Foundation
 import STOLRPC
+import STOLJSON
 import Testing
 @testable import STOLEngine
 
@@ -92,7 +93,7 @@ import Testing
         }
         #expect(similarities.count > 4 && similarities.contains(nil))
         for fraction in (1...60).flatMap({ j in (0...j).map { Double($0) / Double(j) } }) + [1e-7, 123.25] {
-            #expect(TaxonJSONTests.fast([JSONFraction(value: fraction)]) == (try TaxonJSONTests.viaEncoder([fraction])), "\(fraction)")
+            #expect(TaxonJSONTests.fast([fraction]) == (try TaxonJSONTests.viaEncoder([fraction])), "\(fraction)")
         }
 
         let asked = Array(ids.shuffled(using: &rng).prefix(300)) + [ids[0], ids[0]]

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import STOLRPC
+import STOLJSON
 import Testing
 
 @testable import STOLEngine

@@ -11,6 +11,7 @@ import Darwin
 import Foundation
 import Logging
 import STOLRPC
+import STOLJSON
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func dispatchFuzzerTestOneInput(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {

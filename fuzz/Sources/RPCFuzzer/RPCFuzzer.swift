@@ -2,6 +2,7 @@
 // through `JSONParser` and `IncomingMessage`, and every parsed value is round-tripped through
 // `JSONWriter`. Any broken invariant traps, which libFuzzer reports as a crash.
 import STOLRPC
+import STOLJSON
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func rpcFuzzerTestOneInput(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {

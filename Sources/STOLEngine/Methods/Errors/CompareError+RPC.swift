@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// How `CompareError` is answered over JSON-RPC.
 extension CompareError: RPCErrorConvertible {

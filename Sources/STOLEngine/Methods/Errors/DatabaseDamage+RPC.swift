@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// How `DatabaseDamage` is answered over JSON-RPC.
 extension DatabaseDamage: RPCErrorConvertible {

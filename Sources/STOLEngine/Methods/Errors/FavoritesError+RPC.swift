@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// How `FavoritesError` is answered over JSON-RPC.
 extension FavoritesError: RPCErrorConvertible {

@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// How `MediaError` is answered over JSON-RPC.
 extension MediaError: RPCErrorConvertible {

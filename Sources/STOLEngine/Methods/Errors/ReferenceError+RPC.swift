@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// How `ReferenceError` is answered over JSON-RPC.
 extension ReferenceError: RPCErrorConvertible {

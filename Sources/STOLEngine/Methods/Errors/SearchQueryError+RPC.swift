@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// How `SearchQueryError` is answered over JSON-RPC: invalid params naming `query`.
 extension SearchQueryError: RPCErrorConvertible {

@@ -1,4 +1,5 @@
 import STOLRPC
+import STOLJSON
 
 /// How `TaxonomyError` is answered over JSON-RPC.
 extension TaxonomyError: RPCErrorConvertible {

@@ -1,5 +1,6 @@
+import Foundation
 import Testing
-@testable import STOLRPC
+@testable import STOLJSON
 
 @Suite struct JSONParserTests {
     func parse(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
@@ -83,5 +84,25 @@ import Testing
     @Test func roundTripsThroughTheParser() throws {
         let value: JSONValue = .object(["a": [1, "two", nil, true], "b": .number("1.50"), "c": .object([])])
         #expect(try JSONParser.parse(JSONWriter.encode(value)) == value)
+    }
+}
+
+@Suite struct NumberTextTests {
+    /// `JSONWriter.numberText` is the one way a Double is written: as `JSONEncoder` writes it.
+    @Test func doublesAreWrittenAsJSONEncoderWritesThem() throws {
+        let values: [Double] = [0, 1, -3, 0.85, 2.5, 0.1 + 0.2, 1e15, 1e16, 9_007_199_254_740_992, 1e20, 1.5e-7, 1e300, 123.25]
+        for value in values {
+            let viaEncoder = String(decoding: try JSONEncoder().encode([value]), as: UTF8.self)
+            var fast: [UInt8] = []
+            [value].writeJSON(into: &fast)
+            #expect(String(decoding: fast, as: UTF8.self) == viaEncoder, "\(value)")
+        }
+    }
+
+    /// The document form keeps what the protocol form escapes, as Python's `json.dumps` does.
+    @Test func documentFormKeepsLineSeparatorsAndShortEscapes() {
+        let text = "a\u{2028}b\u{8}c\u{C}"
+        #expect(String(decoding: JSONWriter.encode(.string(text)), as: UTF8.self) == #""a\u2028b\u0008c\u000c""#)
+        #expect(String(decoding: JSONWriter.formatted(.string(text)), as: UTF8.self) == "\"a\u{2028}b\\bc\\f\"\n")
     }
 }

@@ -35,8 +35,24 @@ public enum JSONWriter {
         }
     }
 
+    /// The one way a `Double` is written, as `JSONEncoder` writes it: Swift's shortest
+    /// round-trip form without a trailing `.0` (`1`, `0.85`, `1e+16`). It must be finite: JSON
+    /// has no infinities or NaN.
+    public static func numberText(_ value: Double) -> String {
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
+
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, into out: inout [UInt8]) {
+        writeString(string, documentForm: false, into: &out)
+    }
+
+    /// Appends `string` quoted and escaped. The protocol form escapes U+2028 and U+2029 and
+    /// writes other controls as `\u00XX`; the document form (`formatted`) writes `\b` and `\f`
+    /// and keeps U+2028 and U+2029, as Python's `json.dumps` does.
+    static func writeString(_ string: String, documentForm: Bool, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escape at all: copied whole.
         let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
@@ -58,11 +74,13 @@ public enum JSONWriter {
             case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
             case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
             case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+            case 0x08 where documentForm: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C where documentForm: out.append(contentsOf: #"\f"#.utf8)
             case 0..<0x20:
                 out.append(contentsOf: #"\u00"#.utf8)
                 out.append(hexDigit(byte >> 4))
                 out.append(hexDigit(byte & 0xF))
-            case 0xE2:
+            case 0xE2 where !documentForm:
                 let second = utf8.next() ?? 0, third = utf8.next() ?? 0
                 if second == 0x80, third == 0xA8 || third == 0xA9 {
                     out.append(contentsOf: (third == 0xA8 ? #"\u2028"# : #"\u2029"#).utf8)

@@ -11,7 +11,7 @@ extension JSONValue: Decodable {
         } else if let i = try? container.decode(Int64.self) {
             self = .number(String(i))
         } else if let d = try? container.decode(Double.self) {
-            self = .number(d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d))
+            self = .number(JSONWriter.numberText(d))
         } else if let s = try? container.decode(String.self) {
             self = .string(s)
         } else if let a = try? container.decode([JSONValue].self) {

@@ -37,6 +37,11 @@ extension Int64: JSONWritable {
     public func writeJSON(into out: inout [UInt8]) { out.append(contentsOf: String(self).utf8) }
 }
 
+extension Double: JSONWritable {
+    /// As `JSONEncoder` writes it (`JSONWriter.numberText`); the value must be finite.
+    public func writeJSON(into out: inout [UInt8]) { out.append(contentsOf: JSONWriter.numberText(self).utf8) }
+}
+
 extension Bool: JSONWritable {
     public func writeJSON(into out: inout [UInt8]) { out.append(contentsOf: (self ? "true" : "false").utf8) }
 }
