@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .library(name: "STOLSupport", targets: ["STOLSupport"]),
         .library(name: "STOLJSON", targets: ["STOLJSON"]),
+        .library(name: "STOLProtocol", targets: ["STOLProtocol"]),
         .library(name: "STOLRPC", targets: ["STOLRPC"]),
         .library(name: "STOLEngine", targets: ["STOLEngine"]),
         .library(name: "STOLPipeline", targets: ["STOLPipeline"]),
@@ -37,14 +38,18 @@ let package = Package(
         .target(name: "STOLSupport"),
         // JSON values, the strict parser, the one-line writer, `JSONWritable`: no dependencies.
         .target(name: "STOLJSON"),
+        // The public protocol, shared by the engine and its clients (as swift-tools-protocols'
+        // LanguageServerProtocol is): the method contracts, the wire types, notifications and
+        // errors. Its base (`RPCRequest`, `MethodOrdering`, `RPCError`) is all STOLRPC uses of it.
+        .target(name: "STOLProtocol", dependencies: ["STOLJSON"]),
         .target(
             name: "STOLRPC",
-            dependencies: ["STOLSupport", "STOLJSON", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["STOLSupport", "STOLJSON", "STOLProtocol", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "STOLEngine",
             dependencies: [
-                "STOLSupport", "STOLJSON", "STOLRPC", "CSodium", "CSQLiteSettings",
+                "STOLSupport", "STOLJSON", "STOLProtocol", "STOLRPC", "CSodium", "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -52,12 +57,15 @@ let package = Package(
             ] + zlibDependencies,
             resources: [.copy("Resources")]
         ),
+        // The Model Context Protocol front end (`stol-engine mcp`): read-only tools over the
+        // engine's typed method table.
+        .target(name: "STOLMCP", dependencies: ["STOLJSON", "STOLProtocol", "STOLRPC", "STOLEngine"]),
         // The offline build pipeline (checklist importers, the database builder, .stol and media
         // packing): linked by the executable's build-db and pack commands, not by the serving library.
         .target(
             name: "STOLPipeline",
             dependencies: [
-                "STOLSupport", "STOLEngine", "CSodium",
+                "STOLSupport", "STOLProtocol", "STOLEngine", "CSodium",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -67,17 +75,17 @@ let package = Package(
         .executableTarget(
             name: "stol-engine",
             dependencies: [
-                "STOLSupport", "STOLJSON", "STOLRPC", "STOLEngine", "STOLPipeline",
+                "STOLSupport", "STOLJSON", "STOLProtocol", "STOLRPC", "STOLEngine", "STOLMCP", "STOLPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "STOLJSONTests", dependencies: ["STOLJSON"]),
-        .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC", "STOLJSON", "STOLSupport"]),
+        .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport"]),
         .testTarget(
             name: "STOLEngineTests",
-            dependencies: ["STOLEngine", "STOLPipeline", "STOLRPC", "STOLJSON", "STOLSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLJSON", "STOLSupport"]),
+            dependencies: ["STOLEngine", "STOLPipeline", "STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

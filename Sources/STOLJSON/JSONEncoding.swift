@@ -27,11 +27,16 @@ public enum JSONEncoding {
 }
 
 /// A value that is already encoded JSON, written as it is.
-public struct RawJSON: JSONWritable, Sendable {
+public struct RawJSON: JSONWritable, Decodable, Hashable, Sendable {
     public let bytes: [UInt8]
 
     public init(bytes: [UInt8]) {
         self.bytes = bytes
+    }
+
+    /// Reads any JSON value and keeps it in its compact form.
+    public init(from decoder: any Decoder) throws {
+        bytes = JSONWriter.encode(try JSONValue(from: decoder))
     }
 
     public func writeJSON(into out: inout [UInt8]) {

@@ -1,6 +1,7 @@
 import Foundation
 import STOLRPC
 import Testing
+import STOLProtocol
 
 /// `about` over the real binary, on the embedded database and on a fixture.
 @Suite struct AboutTests {

@@ -8,6 +8,7 @@ import STOLRPC
 import STOLJSON
 import Synchronization
 import Testing
+import STOLProtocol
 
 /// A client that stops reading stdout for a sustained period while it keeps sending requests
 /// with large answers: the engine stops reading once its output budget is full, its memory stays

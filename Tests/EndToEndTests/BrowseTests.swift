@@ -2,6 +2,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 @Suite(.serialized) struct BrowseTests {
     static let database = Result { try Fixtures.buildDatabase() }

@@ -2,6 +2,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// `build-db --dwca` and `--coldp` through the real binary, and the databases they make served
 /// over stdio: lineages, synonyms, common names by language, homonyms told apart.

@@ -2,6 +2,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// `compare/*` over the real binary, on the fixture database and on the embedded one.
 @Suite(.serialized) struct CompareTests {

@@ -7,6 +7,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// SIGKILL while the engine both imports a signed database and applies a burst of favourites
 /// changes: after every restart the favourites file is intact and holds every acknowledged

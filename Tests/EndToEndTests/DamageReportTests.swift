@@ -2,6 +2,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// Damage is always reported, never silent or internal: a damaged `settings.json`, corrupt pages
 /// in an installed reference database, and one damaged media pack among healthy ones.

@@ -7,6 +7,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// The data directory is the user's: the real binary touches nothing outside it (decoys behind
 /// links and a shared `tmp/` stay byte-identical), keeps every acknowledged favourite in the one

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLProtocol
 
 /// Local diagnostics over the real binary: the persisted opt-in, the file, delete, and the
 /// export scrubbed for everything that could identify the child or the device.

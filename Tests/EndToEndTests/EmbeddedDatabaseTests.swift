@@ -2,6 +2,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// The database that ships inside the engine: what it covers, that the engine serves it with no
 /// arguments, and that it is exactly what its sources build.

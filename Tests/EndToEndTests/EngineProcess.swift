@@ -7,6 +7,7 @@ import Foundation
 import Synchronization
 import STOLRPC
 import STOLJSON
+import STOLProtocol
 
 /// The real `stol-engine` binary as a child process, over real pipes.
 final class EngineProcess: Sendable {

@@ -1,6 +1,7 @@
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// A burst of favourites changes replayed on a model, for the SIGKILL tests: which stored states
 /// a restart may find, given the answers that arrived before the kill.

@@ -7,6 +7,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// Favourites over the real binary: every method, persistence across restarts, the damaged-file
 /// path, and SIGKILL in the middle of a burst of changes.

@@ -1,4 +1,5 @@
 import Foundation
+import STOLProtocol
 
 /// Small taxonomy sources the tests write, built into databases with the real `build-db`.
 enum Fixtures {

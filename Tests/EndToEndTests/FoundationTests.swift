@@ -2,6 +2,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 @Suite(.serialized) struct FoundationTests {
     @Test func aSlowRequestIsOvertakenByAFastOne() async throws {

@@ -7,6 +7,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// Every hostile file from `HostileFiles` goes to the real binary over real pipes; each must be
 /// refused with its exact `data.kind`, leave the data directory exactly as it was (no temporary

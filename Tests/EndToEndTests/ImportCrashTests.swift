@@ -7,6 +7,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// SIGKILL in the middle of imports: after every restart the reference database is exactly the
 /// old one or exactly the new one, never a partial file, and no temporary file survives.

@@ -7,6 +7,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// Many thousands of mixed requests in flight while the reference database is switched on and
 /// off: every request is answered exactly once, every answer is one the database it could have

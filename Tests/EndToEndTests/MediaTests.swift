@@ -2,6 +2,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// Minimal valid PNGs written in code: RGB, 8 bits, one stored (uncompressed) deflate block.
 enum TestPNG {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import STOLProtocol
 
 /// The engine is offline by design: these tests fail if the built binary links or calls any
 /// networking API.

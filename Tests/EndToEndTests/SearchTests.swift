@@ -2,6 +2,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// `search/query` and `search/autocomplete` over the real binary on the embedded database.
 @Suite(.serialized) struct SearchTests {

@@ -7,6 +7,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// Several engines on one data directory (issue 21): favourites written by any engine are seen by
 /// all and announced to every client unasked; imports, switches and deletes take turns through a

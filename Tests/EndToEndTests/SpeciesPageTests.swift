@@ -2,6 +2,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// A species page over the real binary and the embedded database: facts in the asked language,
 /// a group and its species told apart (search, detail, MCP), and the page in one call.

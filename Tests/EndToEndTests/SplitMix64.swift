@@ -1,3 +1,4 @@
+import STOLProtocol
 /// A small seeded generator (SplitMix64), so a failing run can be replayed (the
 /// SIGKILL and load tests draw their moments and requests from it).
 struct SplitMix64: RandomNumberGenerator {

@@ -7,6 +7,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// How the real binary ends: SIGTERM, SIGINT and SIGHUP stop it gracefully (an import in flight
 /// is cancelled and answered, its temporary files removed, favourites left whole on disk, exit

@@ -2,6 +2,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// `storage/report` over the real binary.
 @Suite struct StorageTests {

@@ -7,6 +7,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import Testing
+import STOLProtocol
 
 /// The engine at the ends of its pipes: a client that stops reading, and one that goes away.
 @Suite(.serialized) struct StreamTests {

@@ -1,6 +1,7 @@
 import Testing
 @testable import STOLRPC
 import STOLJSON
+import STOLProtocol
 
 /// Counting a batch's entries without parsing it, so an oversized batch is refused before any
 /// value is built.
@@ -32,7 +33,7 @@ import STOLJSON
 
     /// Over the cap, a batch is refused whole, before parsing: one error, not one per entry.
     @Test func theServerRefusesAnOversizedBatchBeforeParsingIt() async {
-        let h = ServerHarness { $0.maxBatchEntries = 3 }
+        let h = ServerHarness { $0.limits.maxBatchEntries = 3 }
         h.send("[{},{},{},{}]")
         let refused = await h.next()
         #expect(refused?["error"]?["data"]?["kind"] == "batchTooLarge")

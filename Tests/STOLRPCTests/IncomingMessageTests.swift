@@ -1,6 +1,7 @@
 import Testing
 @testable import STOLRPC
 import STOLJSON
+import STOLProtocol
 
 @Suite struct IncomingMessageTests {
     func classify(_ text: String) throws -> IncomingMessage { IncomingMessage(try JSONParser.parse(Array(text.utf8))) }

@@ -7,6 +7,7 @@ import Foundation
 import Testing
 @testable import STOLRPC
 import STOLJSON
+import STOLProtocol
 import STOLSupport
 
 /// How the server ends: `shutdown` and `exit` pipelined behind other requests, `stop` (what a
@@ -19,7 +20,7 @@ import STOLSupport
         methods.on("test/write", ordering: .writes("state")) { (params: [String: String], _) in
             try await Task.sleep(for: .milliseconds(200))
             log.withLock { $0.append(params["name"] ?? "?") }
-            return EmptyResult()
+            return EmptyResponse()
         }
         let h = ServerHarness(methods: methods)
         h.send("""
@@ -105,13 +106,13 @@ import STOLSupport
     @Test func eachRequestOfABatchCountsAgainstTheRunningLimit() async throws {
         let running = Locked((now: 0, most: 0))
         var methods = MethodTable.conformanceMethods()
-        methods.on("test/busy") { (_: NoParams, _) in
+        methods.on("test/busy") { (_: JSONValue, _) in
             running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
             try await Task.sleep(for: .milliseconds(20))
             running.withLock { $0.now -= 1 }
-            return EmptyResult()
+            return EmptyResponse()
         }
-        let h = ServerHarness(methods: methods) { $0.maxRunningRequests = 4 }
+        let h = ServerHarness(methods: methods) { $0.limits.maxRunningRequests = 4 }
         let entries = (1...40).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"test/busy"}"# }
         h.send("[" + entries.joined(separator: ",") + "]")
         let responses = try #require(await h.next(timeout: .seconds(20))?.arrayValue)
@@ -121,7 +122,7 @@ import STOLSupport
     }
 
     @Test func aBatchOverTheCapIsRefusedWithATypedError() async throws {
-        let h = ServerHarness { $0.maxBatchEntries = 3 }
+        let h = ServerHarness { $0.limits.maxBatchEntries = 3 }
         let entry = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
         h.send("[" + Array(repeating: entry, count: 4).joined(separator: ",") + "]")
         let error = await h.next()

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import STOLSupport
+import STOLProtocol
 
 /// The favourites: the file plus an in-memory copy of its ids, so `contains` and `count` never
 /// read the table.

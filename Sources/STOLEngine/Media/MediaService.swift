@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLProtocol
 
 /// Why a media request failed. Import failures carry the same kinds as `database/import` but
 /// answer -32021, so a client can tell which import failed.
@@ -33,21 +34,6 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
 /// `.stolmedia` files through the same staged, verified path as reference databases. An
 /// installed pack's image of a taxon is served before a bundled one: packs override and add.
 public actor MediaService {
-    public struct Pack: Encodable, Sendable, Equatable {
-        public var id: String
-        public var name: String
-        public var version: String
-        public var bytes: Int64
-        /// Images in an installed pack; photographs (each in every `ImageSize`) in the bundled one.
-        public var imageCount: Int
-        /// False for the bundled photographs, which ship with the engine.
-        public var deletable: Bool
-        /// True for the bundled photographs.
-        public var bundled: Bool = false
-        /// The bundled photographs that show no taxon of the active database, by scientific name.
-        public var unmatched: [String]? = nil
-    }
-
     public struct Image: Sendable {
         public var taxonID: Int64
         public var mimeType: String
@@ -139,12 +125,12 @@ public actor MediaService {
     }
 
     /// The bundled photographs as a pack (with what `database` lacks), then the installed packs by id.
-    public func packs(matchingIn database: TaxonomyDatabase? = nil) async -> [Pack] {
-        var result: [Pack] = []
+    public func packs(matchingIn database: TaxonomyDatabase? = nil) async -> [MediaPack] {
+        var result: [MediaPack] = []
         if let media = await bundledMedia() {
             var unmatched: [String]?
             if let database { unmatched = (try? await bundledMatches(in: database))?.1.unmatched }
-            result.append(Pack(id: BundledMedia.packID, name: BundledMedia.packName, version: EngineInfo.version, bytes: media.bytes,
+            result.append(MediaPack(id: BundledMedia.packID, name: BundledMedia.packName, version: EngineInfo.version, bytes: media.bytes,
                                imageCount: media.photos.count, deletable: false, bundled: true, unmatched: unmatched))
         }
         for id in installedIDs() {
@@ -159,7 +145,7 @@ public actor MediaService {
                 return (info, try Int.fetchOne(db, sql: "SELECT count(*) FROM images") ?? 0)
             }
             guard let (info, count) = facts else { continue }
-            result.append(Pack(id: id, name: info["name"] ?? id, version: info["version"] ?? "", bytes: bytes, imageCount: count, deletable: true))
+            result.append(MediaPack(id: id, name: info["name"] ?? id, version: info["version"] ?? "", bytes: bytes, imageCount: count, deletable: true))
         }
         return result
     }
@@ -242,7 +228,7 @@ public actor MediaService {
     }
 
     /// Verifies, stages and installs a `.stolmedia`; a pack with the same id is replaced.
-    public func importPack(from source: URL, report: @escaping StolFileImporter.Report) async throws(MediaError) -> Pack {
+    public func importPack(from source: URL, report: @escaping StolFileImporter.Report) async throws(MediaError) -> MediaPack {
         guard job == nil else { throw .importFailure(.importAlreadyInProgress) }
         let job = ImportJob()
         self.job = job

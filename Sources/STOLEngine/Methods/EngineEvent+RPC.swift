@@ -1,8 +1,13 @@
+import STOLProtocol
 import STOLRPC
 
-extension RequestContext {
-    /// Sends `event` to the client ahead of this request's answer.
-    func notify(_ event: EngineEvent) {
-        notify(event.method, event.params)
+extension RPCServer {
+    /// Sends `event` to the client as its notification.
+    public func notify(_ event: EngineEvent) {
+        switch event {
+        case .databaseSwitched(let notification): notify(notification)
+        case .favoritesChanged(let notification): notify(notification)
+        case .diagnosticsChanged(let notification): notify(notification)
+        }
     }
 }

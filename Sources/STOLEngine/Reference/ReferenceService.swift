@@ -203,7 +203,7 @@ public actor ReferenceService {
         defer { withExtendedLifetime(held) {} }
         await gate.enter()
         defer { gate.leave() }
-        return try await body(await provider.activeNow())
+        return try await body(await provider.activeUnchecked())
     }
 
     private func deactivate(replacing current: TaxonomyDatabase, delete: Bool) async throws(ReferenceError) -> (database: TaxonomyDatabase, switched: Bool) {
@@ -226,7 +226,7 @@ public actor ReferenceService {
     public func follow() async -> TaxonomyDatabase? {
         await gate.enter()
         defer { gate.leave() }
-        let current = await provider.activeNow()
+        let current = await provider.activeUnchecked()
         let file = FileIdentity.of(referenceURL)
         let wanted = file != nil && settings.referenceActive
         if wanted, current.source == .reference, file == activeFile { return nil }

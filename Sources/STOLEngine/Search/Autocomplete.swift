@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLProtocol
 
 /// Completions for what a user has typed so far: distinct names, scientific and common, in which
 /// a word starts with the prefix (`bear` → "Brown bear", `snow l` → "Snow leopard"). Names that
@@ -173,18 +174,5 @@ public struct Autocomplete: Sendable {
         let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT taxon_id, name FROM names WHERE is_preferred = 1 AND taxon_id IN (SELECT value FROM json_each(?))"),
             arguments: [TaxonomyStore.jsonArray(Array(taxa))])
         return Set(rows.map { PreferredName(taxon: $0[0], name: $0[1]) })
-    }
-
-    /// A completion and the taxon it names.
-    public struct Suggestion: Codable, Sendable, Equatable {
-        public var text: String
-        public var taxonId: Int64
-        /// `scientific`, `common` or `synonym`.
-        public var matchType: String
-        /// The language of `text`; absent for scientific names.
-        public var lang: String?
-        public var scientificName: String
-        public var rank: Rank?
-        public var conservationStatus: ConservationStatus?
     }
 }

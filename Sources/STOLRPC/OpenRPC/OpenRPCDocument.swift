@@ -1,4 +1,5 @@
 import STOLJSON
+import STOLProtocol
 /// Keeps an OpenRPC document in step with a method table.
 ///
 /// The document's prose (summaries, descriptions, examples, result schemas, error catalogue) is
@@ -79,7 +80,7 @@ public enum OpenRPCDocument {
     }
 }
 
-extension RPCMethod {
-    /// The members of this method's params, read from its `Params` type.
-    public static var paramsShape: ParamsShape { ParamsShape.of(Params.self) }
+extension RPCRequest {
+    /// The members of this request's params, read from its type.
+    public static var paramsShape: ParamsShape { ParamsShape.of(Self.self) }
 }

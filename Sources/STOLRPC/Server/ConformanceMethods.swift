@@ -1,5 +1,6 @@
 import Foundation
 import STOLJSON
+import STOLProtocol
 
 extension MethodTable {
     /// The methods used by the JSON-RPC 2.0 specification's examples and by the test suites.
@@ -51,7 +52,7 @@ extension MethodTable {
             // Deliberately the plain `print` a careless handler would use: it must land on stderr.
             print(params.text)
             fflush(nil)
-            return EmptyResult()
+            return EmptyResponse()
         }
         table.onRaw("test/fail") { _, _ in
             struct Boom: Error {}
@@ -64,7 +65,7 @@ extension MethodTable {
             default: throw RPCError.invalidParams(field: "params", "must be an object or an array")
             }
             context.notify(params.method, params.params ?? .null)
-            return EmptyResult()
+            return EmptyResponse()
         }
         return table
     }

@@ -6,9 +6,10 @@ import Darwin
 import Foundation
 import STOLSupport
 import STOLJSON
+import STOLProtocol
 
 /// Calls a method table's handlers in the same process, through the same params decoding and
-/// result encoding as the server, typed by each method's `RPCMethod` contract. For tests that
+/// result encoding as the server, typed by each method's `RPCRequest` contract. For tests that
 /// exercise handlers without spawning the binary; notifications they send are collected.
 public final class InProcessClient: Sendable {
     private let table: MethodTable
@@ -49,27 +50,20 @@ public final class InProcessClient: Sendable {
         close(writeEnd)
     }
 
-    /// Calls `M` with `params` and returns its result as JSON; a handler's error is thrown as the
+    /// Sends `request` and returns its result as JSON; a handler's error is thrown as the
     /// `RPCError` the server would answer with.
-    public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, progressToken: JSONValue? = nil) async throws -> JSONValue
-    where M.Params: Encodable {
-        var object = try JSONEncoding.value(of: params)
+    public func call<R: RPCRequest>(_ request: R, progressToken: JSONValue? = nil) async throws -> JSONValue {
+        var object = try JSONEncoding.value(of: request)
         if let progressToken, case .object(var members) = object {
             members.append((key: "_meta", value: .object(["progressToken": progressToken])))
             object = .object(members)
         }
-        return try await call(M.name, params: object, progressToken: progressToken)
+        return try await call(R.method, params: object, progressToken: progressToken)
     }
 
-    /// Calls `M`, which takes no params.
-    public func call<M: RPCMethod>(_ method: M.Type) async throws -> JSONValue where M.Params == NoParams {
-        try await call(M.name, params: nil, progressToken: nil)
-    }
-
-    /// Calls `M` and decodes its result into `M.Result`.
-    public func result<M: RPCMethod>(_ method: M.Type, _ params: M.Params) async throws -> M.Result
-    where M.Params: Encodable, M.Result: Decodable {
-        try JSONValueDecoder().decode(M.Result.self, from: try await call(method, params))
+    /// Sends `request` and decodes its result into `R.Response`.
+    public func send<R: RPCRequest>(_ request: R) async throws -> R.Response {
+        try JSONValueDecoder().decode(R.Response.self, from: try await call(request))
     }
 
     /// Calls a method by name with raw params, as a client that does not know its contract would.
@@ -79,9 +73,9 @@ public final class InProcessClient: Sendable {
         let context = RequestContext(id: .number(String(id)), method: name, progress: progress, output: output, session: SessionControls(watchParent: { _ in }))
         defer { progress?.close() }
         do {
-            return try await table.call(name, params: params, context: context)
-        } catch let error as any RPCErrorConvertible {
-            throw error.rpcError
+            return try JSONParser.parse(try await table.call(name, params: params, context: context))
+        } catch {
+            throw RPCError(thrown: error, cancelled: Task.isCancelled)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import STOLEngine
+import STOLProtocol
 
 /// TreeIndex + LCAIndex against a naive parent walk, on seeded random trees of many shapes.
 @Suite struct CompareLCAPropertyTests {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 /// SplitMix64: small, fast and the same on every platform, so a failing seed replays.
 struct CompareRandom: RandomNumberGenerator {

@@ -3,6 +3,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 @testable import STOLEngine
+import STOLProtocol
 
 /// `taxon/ancestors` and `taxon/lineages` from the in-memory tree answer what the SQL walk answers,
 /// homonyms included; `compare/taxa` and the bulk lineages write the JSON `JSONEncoder` would.
@@ -97,13 +98,13 @@ import Testing
         }
 
         let asked = Array(ids.shuffled(using: &rng).prefix(300)) + [ids[0], ids[0]]
-        let fromTree = LineageBatch(tree: tree, nodes: asked.map { tree.node(for: $0)! })
-        let fromIDs = LineageBatch(lineages: asked.map { id in tree.tree.ancestors(of: tree.node(for: id)!).reversed().map(tree.id(of:)) })
+        let fromTree = LineageBatch(lineages: TreeLineages(snapshot: tree, nodes: asked.map { tree.node(for: $0)! }), source: "tree")
+        let fromIDs = LineageBatch(lineages: asked.map { id in tree.tree.ancestors(of: tree.node(for: id)!).reversed().map(tree.id(of:)) }, source: "sql")
         #expect(fromTree.lineages == fromIDs.lineages)
         #expect(TaxonJSONTests.fast(fromTree) == (try TaxonJSONTests.viaEncoder(fromTree)))
         #expect(String(decoding: TaxonJSONTests.fast(fromTree), as: UTF8.self)
             == String(decoding: TaxonJSONTests.fast(fromIDs), as: UTF8.self).replacingOccurrences(of: "\"sql\"", with: "\"tree\""))
-        let empty = LineageBatch(tree: tree, nodes: [])
+        let empty = LineageBatch(lineages: TreeLineages(snapshot: tree, nodes: []), source: "tree")
         #expect(TaxonJSONTests.fast(empty) == (try TaxonJSONTests.viaEncoder(empty)))
         for value: Int64 in [1, 9, 10, 99, 100, 1_234_567, 9_007_199_254_740_991, Int64.max, 0, -5] {
             var out: [UInt8] = []

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import STOLEngine
+import STOLProtocol
 
 /// `IntegrityCheck`, the check `database/import` and `build-db` run: a sound file passes and a
 /// damaged index is found whatever the digests' seed, the seed changes every digest, and an

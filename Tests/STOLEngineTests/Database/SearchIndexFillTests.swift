@@ -1,6 +1,7 @@
 import GRDB
 import Testing
 @testable import STOLEngine
+import STOLProtocol
 
 /// `SchemaExtensions.fillSearchIndex` keeps each folded name once per taxon, whether the taxon
 /// has a few names or thousands, and trims names only where there is whitespace to trim.

@@ -3,6 +3,7 @@ import Logging
 import Testing
 
 @testable import STOLEngine
+import STOLProtocol
 
 /// The diagnostics file: redaction, levels, rotation and the size cap; and About's source credits.
 @Suite struct DiagnosticsLogTests {

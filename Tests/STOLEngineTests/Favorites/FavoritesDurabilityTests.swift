@@ -4,6 +4,7 @@ import GRDBSQLite
 import Testing
 
 @testable import STOLEngine
+import STOLProtocol
 
 extension FavoritesTests {
     /// The file holds every acknowledged change by itself, a log SQLite would cut short is caught,

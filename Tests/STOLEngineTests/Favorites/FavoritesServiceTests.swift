@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import STOLEngine
+import STOLProtocol
 
 extension FavoritesTests {
     @Suite struct ServiceTests {

@@ -4,6 +4,7 @@ import Logging
 import Testing
 
 @testable import STOLEngine
+import STOLProtocol
 
 /// All favourites unit tests nest here, so `swift test --filter Favorites` selects them.
 @Suite enum FavoritesTests {}

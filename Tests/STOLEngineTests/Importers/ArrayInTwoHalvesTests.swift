@@ -2,6 +2,7 @@ import STOLSupport
 import Testing
 
 @testable import STOLPipeline
+import STOLProtocol
 
 extension ImporterTests {
     /// `Array(count:inTwoHalves:)` makes the array a map over the indexes makes, calling the

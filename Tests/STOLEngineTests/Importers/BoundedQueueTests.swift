@@ -3,6 +3,7 @@ import STOLSupport
 import Testing
 
 @testable import STOLPipeline
+import STOLProtocol
 
 extension ImporterTests {
     /// `BoundedQueue`, which hands zip chunks and relatives from a producer thread to the builder.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 extension ImporterTests {
     @Suite struct ColDP {

@@ -4,6 +4,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 extension ImporterTests {
     /// What `DatabaseBuilder` writes beyond the importers: relatives found on a thread of their own,

@@ -4,6 +4,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 extension ImporterTests {
     /// `ForeignKeyCheck` counts what `PRAGMA foreign_key_check` counts: on built databases with

@@ -4,6 +4,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 extension ImporterTests {
     /// The full-text tables built on the side (`DatabaseBuilder.FullTextBuild`) are, shadow table

@@ -3,6 +3,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 /// All importer and reader tests nest here, so `swift test --filter Importer` selects them.
 @Suite enum ImporterTests {}

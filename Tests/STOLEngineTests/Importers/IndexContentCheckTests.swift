@@ -4,6 +4,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 extension ImporterTests {
     /// `IndexContentCheck` finds what `integrity_check(T)` finds beyond `quick_check(T)`: on built

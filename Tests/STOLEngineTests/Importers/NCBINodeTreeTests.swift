@@ -2,6 +2,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 extension ImporterTests {
     /// `NCBITaxdumpImporter.NodeTree` resolves random node tables (roots, parents missing from

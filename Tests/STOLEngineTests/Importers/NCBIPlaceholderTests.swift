@@ -3,6 +3,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 extension ImporterTests {
     /// NCBI's 2025 ranks and its placeholder names.

@@ -2,6 +2,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 extension ImporterTests {
     /// `NearestRelatives`, which shares the walk above a genus among its species, gives every

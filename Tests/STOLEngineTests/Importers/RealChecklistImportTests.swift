@@ -3,6 +3,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 /// Imports the real Darwin Core Archive and ColDP package from `../shared/data` (run with
 /// `--filter realData`).

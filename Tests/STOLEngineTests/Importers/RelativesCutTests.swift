@@ -2,6 +2,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 extension ImporterTests {
     /// `NearestRelatives.nearest` keeps exactly what sorting every candidate and keeping `n` could keep.

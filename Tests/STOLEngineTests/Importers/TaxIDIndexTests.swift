@@ -1,6 +1,7 @@
 import Testing
 
 @testable import STOLPipeline
+import STOLProtocol
 
 extension ImporterTests {
     /// `TaxIDIndex` answers as a dictionary would, for ids in its flat array and beyond it.

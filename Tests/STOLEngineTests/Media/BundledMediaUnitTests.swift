@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import STOLEngine
+import STOLProtocol
 
 /// The bundled photographs as the engine reads them, how each finds its taxon, and how a size
 /// picks among a taxon's images.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 /// The media pack format: image headers, the manifest, pack ids, and packs read back through
 /// the shared importer.

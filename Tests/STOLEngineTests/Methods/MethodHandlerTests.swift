@@ -5,6 +5,7 @@ import STOLJSON
 import Testing
 
 @testable import STOLEngine
+import STOLProtocol
 
 /// The method handlers, driven in-process through their typed contracts on the embedded
 /// database: the same decoding, encoding and errors as over stdio, without a process.
@@ -19,35 +20,31 @@ import Testing
 
     /// The id of the species named `name`, found through `search/query`.
     func speciesID(_ client: InProcessClient, _ name: String) async throws -> Int64 {
-        var params = SearchMethods.QueryParams()
-        params.query = name
-        params.rank = "species"
-        let found = try await client.call(SearchMethods.Query.self, params)
-        return try #require(found["results"]?.arrayValue?.first?["id"]?.int64Value)
+        try #require(try await client.send(SearchQueryRequest(query: name, rank: .species)).results.first?.id)
     }
 
     @Test func taxonDetailOfTheLionHasItsLineageAndNames() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (client, _) = try client()
         let lion = try await speciesID(client, "Panthera leo")
-        let taxon = try await client.call(BrowseMethods.Get.self, .init(id: lion, lang: "en"))
-        #expect(taxon["scientificName"] == "Panthera leo")
-        #expect(taxon["preferredCommonName"] == "Lion")
-        let lineage = try await client.call(BrowseMethods.ListAncestors.self, .init(id: lion, lang: nil))
-        #expect(lineage["ancestors"]?.arrayValue?.compactMap { $0["scientificName"]?.stringValue }.suffix(2) == ["Felidae", "Panthera"])
+        let taxon = try await client.send(TaxonGetRequest(id: lion, lang: "en"))
+        #expect(taxon.scientificName == "Panthera leo")
+        #expect(taxon.preferredCommonName == "Lion")
+        let lineage = try await client.send(TaxonAncestorsRequest(id: lion))
+        #expect(lineage.ancestors.map(\.scientificName).suffix(2) == ["Felidae", "Panthera"])
     }
 
     @Test func invalidParamsComeBackAsTheServerWouldAnswerThem() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (client, _) = try client()
         await #expect(throws: RPCError.invalidParams(field: "id", "must be a positive integer")) {
-            try await client.call(BrowseMethods.Get.self, .init(id: -4, lang: nil))
+            try await client.send(TaxonGetRequest(id: -4))
         }
         await #expect(throws: RPCError.invalidParams(field: "id", "is required")) {
             try await client.call("taxon/get", params: .object([:]))
         }
         let unknown = try await #require(throws: RPCError.self) {
-            try await client.call(BrowseMethods.Get.self, .init(id: 9_999_999, lang: nil))
+            try await client.send(TaxonGetRequest(id: 9_999_999))
         }
         #expect(unknown.code == ErrorCode.notFound)
     }
@@ -71,11 +68,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let (client, engine) = try client()
         let lion = try await speciesID(client, "Panthera leo")
-        let added = try await client.result(FavoritesMethods.Add.self, .init(taxonId: lion))
+        let added = try await client.send(FavoritesAddRequest(taxonId: lion))
         #expect(added.added && added.available)
-        let contains = try await client.call(FavoritesMethods.Contains.self, .init(taxonId: nil, taxonIds: [lion, lion + 1]))
-        #expect(contains["favorites"]?[String(lion)] == true)
-        #expect(try await client.call(FavoritesMethods.CountFavorites.self)["count"] == 1)
+        let contains = try await client.send(FavoritesContainsRequest(taxonIds: [lion, lion + 1]))
+        #expect(contains == .list([lion: true, lion + 1: false]))
+        #expect(try await client.send(FavoritesCountRequest()).count == 1)
         let announced = await client.notifications().filter { $0["method"] == "favorites/didChange" }
         #expect(announced.map { $0["params"]?["count"] } == [1])
         await engine.close()

@@ -3,6 +3,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 /// The `.stol` header, libsodium signing and hashing, and the packer read back by the importer.
 @Suite struct ReferenceFormatTests {

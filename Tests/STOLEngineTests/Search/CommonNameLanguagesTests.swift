@@ -1,6 +1,7 @@
 import GRDB
 import Testing
 @testable import STOLEngine
+import STOLProtocol
 
 /// Which languages a database has common names in: found through `idx_names_lang`, regional tags
 /// included, and taken as present when the index is missing.

@@ -1,5 +1,6 @@
 import Testing
 @testable import STOLEngine
+import STOLProtocol
 
 @Suite struct InflectionTests {
     @Test func singularsAndPluralsMeetInTheirLanguage() {

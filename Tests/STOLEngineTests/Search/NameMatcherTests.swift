@@ -1,5 +1,6 @@
 import Testing
 @testable import STOLEngine
+import STOLProtocol
 
 @Suite struct NameMatcherTests {
     func tier(_ query: String, _ name: String, _ lang: String? = "en") throws -> MatchTier? {

@@ -3,6 +3,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 @testable import STOLEngine
+import STOLProtocol
 
 /// Search results write the same bytes `JSONEncoder` wrote before `JSONWritable`.
 @Suite struct SearchResultJSONTests {

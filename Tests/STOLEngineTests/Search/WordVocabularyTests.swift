@@ -1,6 +1,7 @@
 import GRDB
 import Testing
 @testable import STOLEngine
+import STOLProtocol
 
 /// The typo stage's close words (`WordVocabulary.closeWords`, through any trigram or through the
 /// pigeonhole pieces) are every vocabulary word within the edit limit, checked against all words

@@ -5,6 +5,7 @@ import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
+import STOLProtocol
 
 /// Taxa that share a scientific name carry a disambiguation in every browse answer; others do not.
 @Suite struct HomonymTests {

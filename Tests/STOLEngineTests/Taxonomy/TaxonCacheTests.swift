@@ -1,5 +1,6 @@
 import Testing
 @testable import STOLEngine
+import STOLProtocol
 
 @Suite struct TaxonCacheTests {
     static func taxon(_ id: Int64, name: String = "Panthera leo") -> Taxon {

@@ -3,6 +3,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 @testable import STOLEngine
+import STOLProtocol
 
 /// The hand-written JSON of the browse answers is byte for byte what `JSONEncoder` writes.
 @Suite struct TaxonJSONTests {
@@ -48,7 +49,7 @@ import Testing
         #expect(Self.fast(["ancestors": list]) == (try Self.viaEncoder(["ancestors": list])))
         #expect(Self.fast(["roots": [Taxon]()]) == (try Self.viaEncoder(["roots": [Taxon]()])))
         for cursor in [nil, "eyJpZCI6MX0"] {
-            let page = BrowseMethods.TaxaPage(children: list, nextCursor: cursor)
+            let page = TaxonChildren(children: list, nextCursor: cursor)
             #expect((try JSONEncoding.encode(page)) == (try Self.viaEncoder(page)))
         }
     }

@@ -2,14 +2,15 @@ import Foundation
 import GRDB
 import Testing
 @testable import STOLEngine
+import STOLProtocol
 
 /// The trait translation table: its format, how values are composed from their parts, and how
 /// much of the embedded database it translates.
 @Suite struct TraitTranslationsTests {
     static let table = TraitTranslations.shipped
 
-    static func value(_ english: String, _ lang: String, unit: String? = nil) -> STOLEngine.Trait {
-        table.localized(STOLEngine.Trait(key: "habitat", value: english, unit: unit), to: lang)
+    static func value(_ english: String, _ lang: String, unit: String? = nil) -> STOLProtocol.Trait {
+        table.localized(STOLProtocol.Trait(key: "habitat", value: english, unit: unit), to: lang)
     }
 
     @Test func theShippedTableReadsAndHoldsEveryKind() {
@@ -79,7 +80,7 @@ import Testing
     @Test func shareOfTheEmbeddedDatabaseTranslated() throws {
         let queue = try DatabaseQueue(path: try Engine.embeddedDatabaseURL().path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         let traits = try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT trait_key, trait_value, unit FROM traits").map { STOLEngine.Trait(key: $0[0], value: $0[1], unit: $0[2]) }
+            try Row.fetchAll(db, sql: "SELECT trait_key, trait_value, unit FROM traits").map { STOLProtocol.Trait(key: $0[0], value: $0[1], unit: $0[2]) }
         }
         #expect(traits.count > 1000)
         for lang in TraitTranslations.languages {

@@ -1,5 +1,5 @@
+import STOLProtocol
 import STOLRPC
-import STOLJSON
 
 /// How `SearchQueryError` is answered over JSON-RPC: invalid params naming `query`.
 extension SearchQueryError: RPCErrorConvertible {

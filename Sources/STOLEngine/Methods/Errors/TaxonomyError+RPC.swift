@@ -1,12 +1,12 @@
+import STOLProtocol
 import STOLRPC
-import STOLJSON
 
 /// How `TaxonomyError` is answered over JSON-RPC.
 extension TaxonomyError: RPCErrorConvertible {
     public var rpcError: RPCError {
         switch self {
         case .taxonNotFound(let id):
-            .kind(ErrorCode.notFound, "taxonNotFound", "No taxon with id \(id)", ["id": .integer(id)])
+            .kind(ErrorCode.notFound, .taxonNotFound, "No taxon with id \(id)", ["id": .integer(id)])
         }
     }
 }
