@@ -242,7 +242,7 @@ public actor MediaService {
             unlink(staged.database.path)
         }
         if job.isCancelled || Task.isCancelled { throw .importFailure(.cancelled) }
-        report(0.92, "installing")
+        report(0.92, ImportStep.installing.rawValue)
         let id = try await packID(of: staged.database)
         let destination = url(id)
         do { try OwnedPath.ensureDirectory(directory) } catch {
@@ -253,7 +253,7 @@ public actor MediaService {
         }
         open[id] = nil
         logger.info("imported media pack \(id), signed by \(Hex.encode(staged.signedBy))")
-        report(1, "done")
+        report(1, ImportStep.done.rawValue)
         guard let pack = await packs().first(where: { $0.id == id }) else { throw .importFailure(.databaseCorrupt("the installed pack cannot be read")) }
         return pack
     }

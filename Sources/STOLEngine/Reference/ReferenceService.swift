@@ -1,4 +1,5 @@
 import Foundation
+import STOLProtocol
 import Logging
 
 #if canImport(Glibc)
@@ -111,14 +112,14 @@ public actor ReferenceService {
             unlink(staged.stolCopy.path)
             throw .cancelled
         }
-        report(0.92, "installing")
+        report(0.92, ImportStep.installing.rawValue)
         await gate.enter()
         defer { gate.leave() }
         let database = try install(staged)
-        report(0.97, "activating")
+        report(0.97, ImportStep.activating.rawValue)
         await provider.activate(database)
         logger.info("imported reference database: \(database.taxaCount) taxa, schema \(database.schemaVersion), signed by \(Hex.encode(staged.signedBy))")
-        report(1, "done")
+        report(1, ImportStep.done.rawValue)
         return database
     }
 

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import STOLProtocol
 import GRDB
 import Synchronization
 
@@ -27,7 +28,8 @@ public struct StolFileImporter: Sendable {
         public var signedBy: [UInt8]
     }
 
-    /// One stage's outcome, for progress and for `stol-engine verify`.
+    /// One step's progress, for the import's progress reports and for `stol-engine verify`: the
+    /// message is an `ImportStep` (the protocol's words, which clients read back).
     public typealias Report = @Sendable (_ fraction: Double, _ message: String) -> Void
 
     /// Where staged files are written: a folder of the engine's own inside the data directory.
@@ -89,7 +91,7 @@ public struct StolFileImporter: Sendable {
 
     private func run(_ source: URL, copy: URL, database: URL, job: ImportJob, report: Report) throws(ReferenceError) -> Staged {
         // 1. Copy into the temporary directory (same filesystem as the destination).
-        report(0, "copying")
+        report(0, ImportStep.copying.rawValue)
         let input: RawFile
         do { input = try RawFile(reading: source) } catch { throw .fileUnreadable("\(source.path): \(error)") }
         guard let sourceSize = input.regularFileSize() else { throw .fileUnreadable("\(source.path) is not a regular file") }
@@ -111,7 +113,7 @@ public struct StolFileImporter: Sendable {
                 copied += Int64(n)
                 if copied > limits.maxFileBytes { throw ReferenceError.fileTooLarge(size: copied, limit: limits.maxFileBytes) }
                 do { try output.write(n == buffer.count ? buffer : Array(buffer[0..<n])) } catch { throw ReferenceError.importFailed("\(error)") }
-                report(0.2 * Double(copied) / Double(max(sourceSize, 1)), "copying")
+                report(0.2 * Double(copied) / Double(max(sourceSize, 1)), ImportStep.copying.rawValue)
             }
         } catch let error as ReferenceError {
             throw error
@@ -120,12 +122,12 @@ public struct StolFileImporter: Sendable {
         }
 
         // 2. Size limits.
-        report(0.2, "checking size")
+        report(0.2, ImportStep.checkingSize.rawValue)
         guard copied >= 1 else { throw .notAStolFile("the file is empty") }
         if copied > limits.maxFileBytes { throw .fileTooLarge(size: copied, limit: limits.maxFileBytes) }
 
         // 3. Magic and header.
-        report(0.21, "checking header")
+        report(0.21, ImportStep.checkingHeader.rawValue)
         let file: RawFile
         do { file = try RawFile(reading: copy) } catch { throw .importFailed("\(error)") }
         var headerBytes = [UInt8](repeating: 0, count: StolFormat.headerSize)
@@ -141,7 +143,7 @@ public struct StolFileImporter: Sendable {
         let payloadSize = copied - Int64(StolFormat.headerSize)
 
         // 4. SHA-256 of the payload.
-        report(0.22, "verifying checksum")
+        report(0.22, ImportStep.verifyingChecksum.rawValue)
         var hasher = SHA256Hasher()
         var hashed: Int64 = 0
         var buffer = [UInt8](repeating: 0, count: Self.chunkSize)
@@ -152,24 +154,24 @@ public struct StolFileImporter: Sendable {
             if n == 0 { break }
             buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             hashed += Int64(n)
-            report(0.22 + 0.18 * Double(hashed) / Double(max(payloadSize, 1)), "verifying checksum")
+            report(0.22 + 0.18 * Double(hashed) / Double(max(payloadSize, 1)), ImportStep.verifyingChecksum.rawValue)
         }
         guard hasher.finalize() == header.payloadSHA256 else { throw .checksumMismatch }
 
         // 5. Signature.
-        report(0.4, "verifying signature")
+        report(0.4, ImportStep.verifyingSignature.rawValue)
         guard let key = trustedKeys.first(where: { Signing.verify(signature: header.signature, message: header.signedMessage, publicKey: $0) }) else {
             throw .signatureInvalid
         }
 
         // 6. Decompress, stopping the moment the limit is crossed.
-        report(0.41, "decompressing")
+        report(0.41, ImportStep.decompressing.rawValue)
         do { try file.seek(to: Int64(StolFormat.headerSize)) } catch { throw .importFailed("\(error)") }
         try inflate(file, payloadSize: payloadSize, to: database, job: job, report: report)
 
         // 7. Open read-only, defensively.
         try checkCancelled(job)
-        report(0.8, "opening database")
+        report(0.8, ImportStep.openingDatabase.rawValue)
         try Self.checkJournalMode(database)
         let queue: DatabaseQueue
         var config = Configuration()
@@ -185,7 +187,7 @@ public struct StolFileImporter: Sendable {
         }
 
         // 8. Schema version: the header's and the database's, both supported and equal.
-        report(0.82, "checking schema version")
+        report(0.82, ImportStep.checkingSchemaVersion.rawValue)
         let stored: Int
         do {
             let kind = self.kind
@@ -224,7 +226,7 @@ public struct StolFileImporter: Sendable {
         // 9. Integrity: what `integrity_check` checks, on two connections opened as defensively,
         //    its index digests keyed by a seed the file's maker cannot know.
         try checkCancelled(job)
-        report(0.84, "checking integrity")
+        report(0.84, ImportStep.checkingIntegrity.rawValue)
         let check = IntegrityCheck(path: TaxonomyDatabase.immutableURI(database), configuration: config, cache: Self.checkCache, seed: UInt64.random(in: .min ... .max))
         let problems: [String]
         do {
@@ -242,7 +244,7 @@ public struct StolFileImporter: Sendable {
             }
         }
         try checkCancelled(job)
-        report(0.9, "verified")
+        report(0.9, ImportStep.verified.rawValue)
         return Staged(stolCopy: copy, database: database, schemaVersion: stored, signedBy: key)
     }
 
@@ -261,12 +263,12 @@ public struct StolFileImporter: Sendable {
                 return SchemaExtensions.Extension.allCases.filter { !present.contains($0) }
             }
             guard !missing.isEmpty else { return }
-            report(0.9, "building extensions")
+            report(0.9, ImportStep.buildingExtensions.rawValue)
             try job.whileInterruptible({ queue.interrupt() }) {
                 try queue.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA trusted_schema = OFF;")
                     try db.inTransaction {
-                        try SchemaExtensions.build(missing, in: db) { report(0.9, "building extensions: \($0.rawValue)") }
+                        try SchemaExtensions.build(missing, in: db) { report(0.9, "\(ImportStep.buildingExtensions.rawValue): \($0.rawValue)") }
                         return .commit
                     }
                 }
@@ -278,7 +280,7 @@ public struct StolFileImporter: Sendable {
             throw .importFailed("building the engine extensions: \(Self.describe(error))")
         }
         try checkCancelled(job)
-        report(0.91, "extensions built")
+        report(0.91, ImportStep.extensionsBuilt.rawValue)
     }
 
     private func inflate(_ file: RawFile, payloadSize: Int64, to database: URL, job: ImportJob, report: Report) throws(ReferenceError) {
@@ -342,7 +344,7 @@ public struct StolFileImporter: Sendable {
                     }
                 }
             }
-            report(0.41 + 0.39 * Double(consumed) / Double(max(payloadSize, 1)), "decompressing")
+            report(0.41 + 0.39 * Double(consumed) / Double(max(payloadSize, 1)), ImportStep.decompressing.rawValue)
         }
         // Drain what zlib still holds once the input is exhausted.
         while !memberEnded {
