@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the Swift unit and end-to-end tests, the unit tests under both sanitizers, the
-# JSON-RPC conformance vectors against the real binary, the specification-schema pipeline, the
-# fuzzers for a short while, the Python client's tests (its terminal browser's too), the MCP SDK's
-# checks of MCP mode and a benchmark smoke run.
+# JSON-RPC conformance vectors and the documents' examples against the real binary, the
+# specification-schema pipeline, the fuzzers for a short while, the Python client's tests (its
+# terminal browser's too), the MCP SDK's checks of MCP mode and a benchmark smoke run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -16,6 +16,9 @@ swift test --skip-build --no-parallel
 # about 2.5 min to build from scratch and 2 min to run, each, on 2 cores).
 bash scripts/sanitizers.sh thread address
 python3 protocol/conformance/run.py -- .build/debug/stol-engine
+# Every request and response example of README.md, protocol/README.md and protocol/MCP.md, run
+# against the binary; answers must match the documents but for their `…` elisions (about 5 s).
+python3 protocol/doc-examples/run.py --engine .build/debug/stol-engine
 # A third-party pipeline that follows only DataLoading.md: the specification's SQL, MDD mammals, its
 # own .stol writer; imported and served read-only through the real binary (about 2 s).
 python3 protocol/spec-pipeline/run.py --engine .build/debug/stol-engine

@@ -50,9 +50,19 @@ private struct ValueDecoder: Decoder {
     func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         guard case .number(let text) = value else { throw mismatch(T.self) }
         if let exact = T(text) { return exact }
-        // 3.0 and 3e2 are integers written differently; 1.5 and 1e40 are not.
-        if let d = Double(text), d.rounded() == d, let converted = T(exactly: d) { return converted }
-        throw mismatch(T.self)
+        // 3.0 and 3e2 are integers written differently; 1.5 is not one, and an integer too big for
+        // `T` is out of range rather than "not an integer".
+        let outOfRange = DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "is out of range: must be an integer from \(T.min) to \(T.max)"))
+        switch JSONNumber.integer(text) {
+        case .exact(let n):
+            guard let converted = T(exactly: n) else { throw outOfRange }
+            return converted
+        case .beyondInt64:
+            if let d = Double(text), d.rounded() == d, let converted = T(exactly: d) { return converted }  // UInt64 beyond Int64
+            throw outOfRange
+        case .notIntegral:
+            throw mismatch(T.self)
+        }
     }
 }
 

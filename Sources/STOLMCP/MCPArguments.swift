@@ -28,8 +28,10 @@ struct MCPArguments: Sendable {
 
     func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
         guard let value = values[name], value != .null else { return fallback }
-        guard let number = value.int64Value, let int = Int(exactly: number) else { throw MCPToolError(message: "\(name) must be an integer") }
-        guard range.contains(int) else { throw MCPToolError(message: "\(name) must be between \(range.lowerBound) and \(range.upperBound)") }
+        guard case .number(let text) = value, JSONNumber.integer(text) != .notIntegral else { throw MCPToolError(message: "\(name) must be an integer") }
+        guard case .exact(let number) = JSONNumber.integer(text), let int = Int(exactly: number), range.contains(int) else {
+            throw MCPToolError(message: "\(name) " + IntegerBounds.outOfRange(Int64(range.lowerBound)...Int64(range.upperBound)))
+        }
         return int
     }
 
@@ -51,10 +53,10 @@ struct MCPArguments: Sendable {
         return .name(text)
     }
 
-    /// The answer language; English when absent.
+    /// The answer language, canonical as serve mode's `lang` (`BCP47.canonical`); English when absent.
     func language() throws -> String {
-        let tag = try string("language", maxLength: 35) ?? "en"
-        guard BCP47.isLanguageTag(tag) else { throw MCPToolError(message: "language must be a language tag such as en, es or pt-BR") }
+        let written = try string("language", maxLength: 35) ?? "en"
+        guard let tag = BCP47.canonical(written) else { throw MCPToolError(message: "language must be a language tag such as en, es, pt-BR or de_DE") }
         return tag
     }
 }

@@ -121,7 +121,8 @@ enum MCPTools {
         MCPTool(
             name: "compare_taxa", title: "Compare two taxa",
             description: "How two taxa are related: their lowest common ancestor, the taxonomic distance between them, "
-                + "both paths up to that ancestor, the clade they share, and how similar their traits are.",
+                + "both paths up to that ancestor, the clade they share, and how similar their traits are. Taxa in different "
+                + "trees (a lion and E. coli) meet at the root of the tree of life, Biota (Life), a pseudo-taxon with id 0.",
             inputSchema: object(["a": taxonArgument, "b": taxonArgument, "language": languageArgument], required: ["a", "b"]),
             outputSchema: MCPOutputSchema.result(of: CompareTaxaRequest.method, in: document)
         ) { arguments, context in
@@ -130,7 +131,12 @@ enum MCPTools {
             let b = try await arguments.taxon("b").resolve(in: table, context: context, language: language)
             let comparison = try await table.call(CompareTaxaRequest(a: a, b: b, lang: language), context: context)
             var text = "\(Summary.name(comparison.a)) and \(Summary.name(comparison.b)): "
-            text += "lowest common ancestor \(Summary.line(comparison.lca)), "
+            if comparison.lca.isRootOfLife {
+                // Different trees of the database: they meet only at the root of all life.
+                text += "no common ancestor in the database; they meet at the root of the tree of life, \(Summary.name(comparison.lca)), "
+            } else {
+                text += "lowest common ancestor \(Summary.line(comparison.lca)), "
+            }
             text += "taxonomic distance \(comparison.taxonomicDistance)."
             text += " " + comparison.sharedCladeDescription + "."
             return try MCPToolOutput(comparison, text: text)

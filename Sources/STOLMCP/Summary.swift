@@ -48,6 +48,11 @@ enum Summary {
         if !detail.traits.isEmpty {
             text += " Traits: " + detail.traits.prefix(8).map(trait).joined(separator: "; ") + "."
         }
+        if let description = detail.description {
+            // The text with its attribution, which its licence (Wikipedia's CC BY-SA) requires.
+            let credit = [description.sourceName, description.sourceTitle.map { "\"\($0)\"" }, description.sourceUrl, description.license].compactMap { $0 }
+            text += " Description" + (credit.isEmpty ? "" : " (" + credit.joined(separator: ", ") + ")") + ": " + description.text
+        }
         return text
     }
 }

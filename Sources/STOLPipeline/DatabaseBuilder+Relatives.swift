@@ -13,12 +13,14 @@ extension DatabaseBuilder {
     /// Rows the finder hands the writer at a time.
     static let relativesBatchSize = 8_192
 
-    /// Writes each species' `topN` nearest species into `top_n_relatives`, species in id order;
-    /// returns the number of rows.
+    /// Writes each species' `topN` nearest species into `top_n_relatives`, species in id order,
+    /// and those of the other taxa `answered` marks (named subspecies and varieties); returns the number of rows.
     ///
     /// A thread of its own finds them, a few batches ahead of the writer: finding is about a third
     /// of the stage and writing the rest, and the two no longer wait for each other.
-    func writeRelatives(_ db: Database, tree: TreeIndex, nameOrder: [Int32], isSpecies: [Bool], idOrder: [Int], ids: [Int64], species: Int) throws -> Int {
+    func writeRelatives(
+        _ db: Database, tree: TreeIndex, nameOrder: [Int32], isSpecies: [Bool], answered: [Bool], idOrder: [Int], ids: [Int64], species: Int
+    ) throws -> Int {
         let batches = BoundedQueue<[RelativeRow]>(capacity: 8)
         let relatives = UncheckedSendable(NearestRelatives(finder: RelativesFinder(tree: tree) { isSpecies[Int($0)] }, nameOrder: nameOrder, n: topN))
         let batchSize = Self.relativesBatchSize
@@ -26,7 +28,7 @@ extension DatabaseBuilder {
             var relatives = relatives.value
             var batch: [RelativeRow] = []
             batch.reserveCapacity(batchSize)
-            for i in idOrder where isSpecies[i] {
+            for i in idOrder where answered[i] {
                 for (rank, relative) in relatives.nearest(to: Int32(i)).enumerated() {
                     batch.append(RelativeRow(species: Int32(i), rank: Int32(rank + 1), relative: relative))
                 }

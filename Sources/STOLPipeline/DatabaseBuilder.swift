@@ -41,6 +41,12 @@ public struct DatabaseBuilder {
         public var references = 0
         public var traits = 0
         public var species = 0
+        /// Taxa ranked below species (named subspecies and varieties).
+        public var belowSpecies = 0
+        /// Rows of `descriptions`.
+        public var descriptions = 0
+        /// Names merged from other sources (rows of `name_sources`).
+        public var mergedNames = 0
         public var relatives = 0
         public var eulerEntries = 0
         public var bytes: Int64 = 0
@@ -121,7 +127,11 @@ public struct DatabaseBuilder {
             taxa: taxa, ids: ids, order: byID)
         try queue.write { db in
             var insertTaxon = try BatchedInsert(db, into: "taxa", columns: ["id", "parent_id", "rank", "scientific_name", "author", "year", "status", "conservation", "child_count"])
-            var insertName = try BatchedInsert(db, into: "names", columns: ["taxon_id", "name", "lang", "name_type", "is_preferred"])
+            var insertName = try BatchedInsert(db, into: "names", columns: ["id", "taxon_id", "name", "lang", "name_type", "is_preferred"])
+            var insertNameSource = try BatchedInsert(db, into: "name_sources", columns: ["name_id", "source"])
+            var insertDescription = try BatchedInsert(
+                db, into: "descriptions", columns: ["taxon_id", "lang", "text", "source_title", "source_url", "license", "source_name"])
+            var nameID: Int64 = 0
             var insertRef = try BatchedInsert(db, into: "refs", columns: ["taxon_id", "citation", "url", "ref_type"])
             var insertTrait = try BatchedInsert(db, into: "traits", columns: ["taxon_id", "trait_key", "trait_value", "unit"])
 
@@ -136,9 +146,18 @@ public struct DatabaseBuilder {
                     .int(Int64(childCounts[i])))
                 let names = t.names.isEmpty ? [] : Self.normalisedNames(t.names)
                 for name in names {
-                    try insertName.append(.int(id), .text(name.name), .text(name.lang), .text(name.type.rawValue), .int(name.isPreferred ? 1 : 0))
+                    nameID += 1
+                    try insertName.append(.int(nameID), .int(id), .text(name.name), .text(name.lang), .text(name.type.rawValue), .int(name.isPreferred ? 1 : 0))
+                    if let source = name.source {
+                        try insertNameSource.append(.int(nameID), .text(source))
+                        report.mergedNames += 1
+                    }
                 }
                 report.names += names.count
+                for d in t.descriptions.sorted(by: { $0.lang < $1.lang }) {
+                    try insertDescription.append(.int(id), .text(d.lang), .text(d.text), .optional(d.sourceTitle), .optional(d.sourceURL), .optional(d.license), .optional(d.sourceName))
+                }
+                report.descriptions += t.descriptions.count
                 for ref in t.references {
                     try insertRef.append(.int(id), .text(ref.citation), .optional(ref.url), .text(ref.type))
                 }
@@ -150,9 +169,12 @@ public struct DatabaseBuilder {
                 }
                 report.traits += traits.count
                 if t.rank == .species { report.species += 1 }
+                if t.rank?.isBelowSpecies == true { report.belowSpecies += 1 }
             }
             try insertTaxon.finish()
             try insertName.finish()
+            try insertNameSource.finish()
+            try insertDescription.finish()
             try insertRef.finish()
             try insertTrait.finish()
             report.taxa = n
@@ -190,8 +212,13 @@ public struct DatabaseBuilder {
             // A flag per node rather than a look into `taxa`: the finder asks it of every node it
             // passes, and NCBI's wide families make that tens of millions of scattered reads.
             let isSpecies = taxa.map { $0.rank == .species }
+            // Named subspecies and varieties get relatives too (species, their own first); they are
+            // never relatives themselves.
+            let answered = taxa.map { $0.rank?.isSpeciesOrBelow == true }
             try queue.write { db in
-                report.relatives = try writeRelatives(db, tree: tree, nameOrder: nameOrder, isSpecies: isSpecies, idOrder: byID, ids: ids, species: report.species)
+                report.relatives = try writeRelatives(
+                    db, tree: tree, nameOrder: nameOrder, isSpecies: isSpecies, answered: answered, idOrder: byID, ids: ids,
+                    species: report.species + report.belowSpecies)
             }
         }
         lap("relatives")
@@ -277,6 +304,7 @@ public struct DatabaseBuilder {
             }
             var plain = name
             plain.isPreferred = false
+            plain.source = nil
             guard seen.insert(plain).inserted else { continue }
             out.append(name)
         }

@@ -48,6 +48,20 @@ public enum RankFolding: Sendable, Equatable {
         "species": .species, "sp": .species, "spec": .species,
     ]
 
+    /// The rank below species a rank name means, for the two the engine keeps (`subspecies`,
+    /// `variety`; NCBI writes `varietas`), ignoring case, surrounding space and a trailing dot;
+    /// nil for any other name.
+    public static func rankBelowSpecies(_ text: String) -> Rank? {
+        var name = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        return belowSpeciesKept[name]
+    }
+
+    static let belowSpeciesKept: [String: Rank] = [
+        "subspecies": .subspecies, "ssp": .subspecies, "subsp": .subspecies,
+        "variety": .variety, "varietas": .variety, "var": .variety,
+    ]
+
     static let belowSpeciesNames: Set<String> = [
         "subspecies", "ssp", "subsp", "variety", "varietas", "var", "subvariety", "subvarietas", "subvar",
         "form", "forma", "f", "subform", "subforma", "forma specialis", "special form", "proles", "race",

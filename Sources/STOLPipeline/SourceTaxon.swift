@@ -15,6 +15,8 @@ public struct SourceTaxon: Sendable, Equatable {
     public var names: [SourceName] = []
     public var traits: [SourceTrait] = []
     public var references: [SourceReference] = []
+    /// Texts about the taxon, at most one per language (`descriptions`).
+    public var descriptions: [SourceDescription] = []
     /// An id the source fixes (generic tables, NCBI); otherwise one is derived from `key`.
     public var fixedID: Int64?
     /// Where the taxon was read, for error messages.
@@ -40,12 +42,37 @@ public struct SourceName: Sendable, Equatable, Hashable {
     public var lang: String
     public var type: NameType
     public var isPreferred: Bool
+    /// The source a name merged into the backbone came from (`name_sources`); nil for a name of
+    /// the taxon's own source.
+    public var source: String?
 
-    public init(_ name: String, lang: String, type: NameType, isPreferred: Bool = false) {
+    public init(_ name: String, lang: String, type: NameType, isPreferred: Bool = false, source: String? = nil) {
         self.name = name
         self.lang = lang
         self.type = type
         self.isPreferred = isPreferred
+        self.source = source
+    }
+}
+
+/// A text about a taxon in one language, with its attribution (`descriptions`).
+public struct SourceDescription: Sendable, Equatable, Hashable {
+    public var lang: String
+    public var text: String
+    /// The title of the source: a Wikipedia article's, the dataset's name.
+    public var sourceTitle: String?
+    public var sourceURL: String?
+    public var license: String?
+    /// Who published it: "English Wikipedia", the dataset's name.
+    public var sourceName: String?
+
+    public init(lang: String, text: String, sourceTitle: String? = nil, sourceURL: String? = nil, license: String? = nil, sourceName: String? = nil) {
+        self.lang = lang
+        self.text = text
+        self.sourceTitle = sourceTitle
+        self.sourceURL = sourceURL
+        self.license = license
+        self.sourceName = sourceName
     }
 }
 

@@ -21,6 +21,9 @@ public struct TaxonomyAssembler {
         /// Index into `taxa` of each taxon's parent, or -1.
         public var parentIndex: [Int32]
         public var issues: [SourceIssue]
+
+        /// No taxa: what a holder keeps once it has handed its taxa on.
+        public static let none = Assembled(taxa: [], ids: [], parentIndex: [], issues: [])
     }
 
     public var policy: Policy
@@ -184,6 +187,7 @@ public struct TaxonomyAssembler {
         }
         for trait in other.traits where !target.traits.contains(trait) { target.traits.append(trait) }
         for ref in other.references where !target.references.contains(ref) { target.references.append(ref) }
+        for d in other.descriptions where !target.descriptions.contains(where: { $0.lang == d.lang }) { target.descriptions.append(d) }
         return conflicts.isEmpty ? nil : "\(other.scientificName): conflicting \(conflicts.joined(separator: ", "))"
     }
 }

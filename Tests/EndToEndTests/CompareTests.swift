@@ -77,12 +77,36 @@ import STOLProtocol
         #expect(rose["sharedClade"]?["rank"] == "domain" && rose["sharedClade"]?["id"] == rose["lca"]?["id"])
     }
 
-    @Test func differentRootsHaveNoCommonAncestor() async throws {
+    /// Taxa in different trees (a lion under Eukaryota, E. coli under Bacteria) meet at the root of
+    /// all life, a pseudo-taxon with id 0; `compare/lca` still answers null for them.
+    @Test func differentDomainsMeetAtTheRootOfLife() async throws {
         let engine = try engine()
-        let error = try await compare(engine, "Panthera leo", "Escherichia coli")?["error"]
-        #expect(error?["code"] == .number("-32003"))
-        #expect(error?["data"]?["kind"] == "noCommonAncestor")
-        #expect(error?["data"]?["a"]?.int64Value == (try id("Panthera leo")))
+        let result = try #require(try await compare(engine, "Panthera leo", "Escherichia coli")?["result"])
+        let life: JSONValue = .object([
+            ("childCount", 2), ("id", 0), ("preferredCommonName", "Life"), ("preferredCommonNameLang", "en"), ("scientificName", "Biota"), ("status", "accepted"),
+        ])
+        #expect(result["lca"] == life)
+        #expect(Self.names(result["pathFromA"]) == ["Panthera leo", "Panthera", "Felidae", "Carnivora", "Mammalia", "Chordata", "Animalia", "Eukaryota", "Biota"])
+        #expect(Self.names(result["pathFromB"]).suffix(2) == ["Bacteria", "Biota"])
+        #expect(result["pathFromA"]?.arrayValue?.last == life && result["pathFromB"]?.arrayValue?.last == life)
+        let edges = (result["pathFromA"]?.arrayValue?.count ?? 0) + (result["pathFromB"]?.arrayValue?.count ?? 0) - 2
+        #expect(result["taxonomicDistance"]?.int64Value == Int64(edges) && edges > 14)
+        #expect(result["sharedClade"] == .object([
+            ("id", 0), ("preferredCommonName", "Life"), ("preferredCommonNameLang", "en"), ("relation", "bothWithin"), ("scientificName", "Biota"),
+        ]))
+        #expect(result["sharedCladeDescription"] == "Both are in Biota (Life), the root of the tree of life: their lines part there, into Eukaryota and Bacteria")
+        #expect(result["a"]?["scientificName"] == "Panthera leo" && result["b"]?["scientificName"] == "Escherichia coli")
+
+        // In the child's language, as every other taxon of the answer.
+        let german = try #require(try await compare(engine, "Escherichia coli", "Panthera leo", lang: "de_DE")?["result"])
+        #expect(german["lca"]?["preferredCommonName"] == "Leben" && german["lca"]?["preferredCommonNameLang"] == "de")
+        #expect(german["sharedCladeDescription"] == "Both are in Biota (Leben), the root of the tree of life: their lines part there, into Bacteria and Eukaryota")
+        let japanese = try #require(try await compare(engine, "Escherichia coli", "Panthera leo", lang: "ja")?["result"])
+        #expect(japanese["lca"]?["preferredCommonName"] == "Life" && japanese["lca"]?["preferredCommonNameLang"] == "en")
+
+        // The bulk form for scripts: no taxon is their ancestor, so null, as documented.
+        let bulk = await engine.result("compare/lca", .object(["pairs": [[.integer(try id("Panthera leo")), .integer(try id("Escherichia coli"))]]]))
+        #expect(bulk?["lcas"] == [.null] && bulk?["distances"] == [.null])
     }
 
     @Test func aTaxonWithItselfAndWithItsAncestor() async throws {
@@ -156,12 +180,10 @@ import STOLProtocol
             for b in [ids[(i * 7 + 3) % ids.count], a, ids[(i * 13 + 5) % ids.count]] {
                 pairs.append(.array([.integer(a), .integer(b)]))
                 let one = await engine.call("compare/taxa", .object(["a": .integer(a), "b": .integer(b)]))
-                if let result = one?["result"] {
-                    expected.append((result["lca"]?["id"], result["taxonomicDistance"]))
-                } else {
-                    #expect(one?["error"]?["data"]?["kind"] == "noCommonAncestor")
-                    expected.append((.null, .null))
-                }
+                let result = try #require(one?["result"])
+                // Across trees `compare/taxa` meets at the root of life (id 0); `compare/lca` answers null.
+                let acrossLife = result["lca"]?["id"] == 0
+                expected.append(acrossLife ? (.null, .null) : (result["lca"]?["id"], result["taxonomicDistance"]))
             }
         }
         _ = await engine.result("compare/stats")
@@ -254,7 +276,7 @@ import STOLProtocol
             let a = ids[Int(rng.next() % UInt64(ids.count))], b = k % 10 == 0 ? a : ids[Int(rng.next() % UInt64(ids.count))]
             let params = JSONValue.object(["a": .integer(a), "b": .integer(b), "lang": .string(k % 2 == 0 ? "en" : "es")])
             let fromTree = await answer(tree, "compare/taxa", params)
-            #expect(fromTree?["pathFromA"] != nil || fromTree?["data"]?["kind"] == "noCommonAncestor")
+            #expect(fromTree?["pathFromA"] != nil)
             #expect(fromTree == (await answer(sql, "compare/taxa", params)), "\(a) vs \(b)")
         }
     }

@@ -42,6 +42,26 @@ import STOLProtocol
             """) == (try Self.count("SELECT count(*) FROM taxa WHERE rank = 'species'")))
     }
 
+    /// The embedded database holds only the project's own words: every description is under the
+    /// dataset's licence and attributed to the dataset, none is Wikipedia's (other people's text
+    /// stays out of the repository and the shipped database).
+    @Test func descriptionsAreOnlyTheProjectsOwnWords() throws {
+        #expect(try Self.count("SELECT count(*) FROM sqlite_master WHERE name IN ('descriptions', 'name_sources')") == 2)
+        let info = Dictionary(uniqueKeysWithValues: try Self.query("SELECT key || '=' || value FROM dataset_info WHERE key IN ('name', 'license')")
+            .compactMap { line -> (String, String)? in
+                guard let eq = line.firstIndex(of: "=") else { return nil }
+                return (String(line[..<eq]), String(line[line.index(after: eq)...]))
+            })
+        let license = try #require(info["license"]), name = try #require(info["name"])
+        for found in try Self.query("SELECT DISTINCT coalesce(license, '<none>') FROM descriptions") {
+            #expect(license.hasPrefix(found), "a description under \(found); the dataset is \(license)")
+        }
+        #expect(try Self.count("SELECT count(*) FROM descriptions WHERE source_name IS NOT '\(name.replacingOccurrences(of: "'", with: "''"))'") == 0)
+        #expect(try Self.count("SELECT count(*) FROM descriptions WHERE source_url LIKE '%wikipedia%' OR source_name LIKE '%Wikipedia%'") == 0)
+        #expect(try Self.count("SELECT count(*) FROM name_sources") == 0)
+        #expect(!(try Self.query("SELECT value FROM dataset_info WHERE key = 'attribution'").joined().contains("Wikipedia")))
+    }
+
     @Test func storedChildCountsMatchTheTree() throws {
         #expect(try Self.count("SELECT count(*) FROM taxa t WHERE child_count != (SELECT count(*) FROM taxa c WHERE c.parent_id = t.id)") == 0)
         #expect(try Self.count("SELECT count(*) FROM taxa WHERE child_count > 0") > 1000)

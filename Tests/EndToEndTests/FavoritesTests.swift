@@ -180,7 +180,7 @@ import STOLProtocol
 
     @Test func exportTextIsExact() async throws {
         let engine = try engine()
-        #expect(await engine.result("favorites/export") == .object(["text": .string(Self.title + "\n\n")]))
+        #expect(await engine.result("favorites/export") == .object([("lang", "en"), ("text", .string(Self.title + "\n\n"))]))
         try await addTheSet(engine)
         let scientific = await engine.result("favorites/export", .object(["sort": "scientific"]))?["text"]?.stringValue
         #expect(scientific == """
@@ -194,9 +194,11 @@ import STOLProtocol
             """)
         let common = await engine.result("favorites/export", .object(["sort": "common", "lang": "es"]))?["text"]?.stringValue
         #expect(common == "Mis especies favoritas — Species: Tree of Life\n\n1. Rosa canina (Dog rose)\n2. Panthera leo (León)\n3. Panthera tigris (Tiger)\n4. Escherichia coli\n")
-        for (lang, title) in [("de", "Meine Lieblingsarten"), ("de-AT", "Meine Lieblingsarten"), ("fr", "Mes espèces favorites"), ("pt", "My Favourite Species")] {
-            let text = await engine.result("favorites/export", .object(["lang": .string(lang)]))?["text"]?.stringValue
+        for (lang, title, used) in [("de", "Meine Lieblingsarten", "de"), ("de-AT", "Meine Lieblingsarten", "de"), ("fr", "Mes espèces favorites", "fr"), ("pt", "My Favourite Species", "en")] {
+            let export = await engine.result("favorites/export", .object(["lang": .string(lang)]))
+            let text = export?["text"]?.stringValue
             #expect(text?.hasPrefix(title + " — Species: Tree of Life\n\n1. ") == true, "\(lang): \(String(describing: text))")
+            #expect(export?["lang"] == .string(used), "\(lang): the answer says which language the title is in")
         }
         let recent = await engine.result("favorites/export", .object(["sort": "recent"]))?["text"]?.stringValue
         #expect(recent == Self.title + "\n\n1. Panthera tigris (Tiger)\n2. Rosa canina (Dog rose)\n3. Panthera leo (Lion)\n4. Escherichia coli\n")

@@ -674,6 +674,12 @@ struct HostileFiles: Sendable {
             sql("an extra column (taxa.hostile)", expect: schema, fields: ["detail": "table taxa has column hostile, which the schema does not have"], "ALTER TABLE taxa ADD COLUMN hostile TEXT;")
             sql("a column that may be NULL (names.name)", expect: schema,
                 "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'name        TEXT    NOT NULL', 'name        TEXT') WHERE name = 'names';")
+            // The content extensions: exactly as the schema has them, or absent.
+            sql("descriptions with a renamed column (text as body)", expect: schema, fields: ["detail": "table descriptions lacks column text"], ci: true,
+                "ALTER TABLE descriptions RENAME COLUMN text TO body;")
+            sql("descriptions with an extra column", expect: schema, fields: ["detail": "table descriptions has column hostile, which the schema does not have"],
+                "ALTER TABLE descriptions ADD COLUMN hostile TEXT;")
+            sql("name_sources without its source column", expect: schema, fields: ["detail": "table name_sources lacks column source"], "ALTER TABLE name_sources DROP COLUMN source;")
             sql("an extra table named like an extension (search_names_extra)", expect: schema, fields: ["detail": "unexpected table search_names_extra (not in the schema)"], "CREATE TABLE search_names_extra(id INTEGER PRIMARY KEY);")
             sql("schema_version 0", ci: true, "UPDATE schema_version SET version = 0;")
             sql("schema_version -1", "UPDATE schema_version SET version = -1;")
@@ -716,11 +722,13 @@ struct HostileFiles: Sendable {
 
     /// Removes every engine extension (`SchemaExtensions`), leaving the specification's schema.
     static let dropExtensions = "DROP TABLE fts_word_trigrams; DROP TABLE fts_words; DROP TABLE search_names; DROP TABLE dataset_info; " +
+        "DROP TABLE descriptions; DROP TABLE name_sources; " +
         "DROP INDEX idx_taxa_parent_name; DROP INDEX idx_taxa_scientific_name; DROP INDEX idx_names_taxon_lang; DROP INDEX idx_names_name; " +
         "ALTER TABLE taxa DROP COLUMN child_count; "
 
     static let dropAllTaxonomy = "DROP TABLE IF EXISTS fts_word_trigrams; DROP TABLE IF EXISTS fts_words; DROP TABLE IF EXISTS fts_taxa; " +
-        ["schema_version", "dataset_info", "taxa", "names", "refs", "traits", "euler_tour", "first_occurrence", "top_n_relatives", "search_names", "sqlite_stat1"]
+        ["schema_version", "dataset_info", "descriptions", "name_sources", "taxa", "names", "refs", "traits", "euler_tour", "first_occurrence", "top_n_relatives",
+         "search_names", "sqlite_stat1"]
         .map { "DROP TABLE IF EXISTS \($0); " }.joined()
 
     /// `base` with `patch` applied to the root page of `index` (a leaf in these small files).

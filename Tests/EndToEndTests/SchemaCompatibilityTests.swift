@@ -117,6 +117,33 @@ import STOLProtocol
         try await Self.servesEveryMethod(importer, old)
     }
 
+    /// A database with descriptions (the `descriptions` extension) imports and serves them; one
+    /// whose table lacks a column the engine reads is served without them, never failing a read.
+    @Test func descriptionsImportAndServe() async throws {
+        let described = try Self.variant("described", """
+            INSERT INTO descriptions (taxon_id, lang, text, source_title, source_url, license, source_name)
+            SELECT id, 'en', 'A big cat that lives in groups.', 'Lion', 'https://example.org/lion', 'CC BY 4.0', 'Example' FROM taxa WHERE scientific_name = 'Panthera leo';
+            VACUUM;
+            """)
+        defer { try? FileManager.default.removeItem(at: described) }
+        let leo = try Self.id("Panthera leo", described)
+        let kit = try ReferenceTests.kit.get()
+        let stol = kit.file("described-\(UUID().uuidString).stol")
+        defer { try? FileManager.default.removeItem(at: stol) }
+        try ReferenceTests.pack(described, key: kit.key, out: stol)
+        let importer = try EngineProcess(["--trusted-key", kit.publicKey])
+        let result = await importer.call("database/import", .object(["path": .string(stol.path)]), timeout: .seconds(60))
+        #expect(result?["result"]?["source"] == "reference", "\(String(describing: result))")
+        let detail = await importer.result("taxon/detail", .object(["id": .integer(leo), "lang": "fr"]))
+        #expect(detail?["description"]?["text"] == "A big cat that lives in groups." && detail?["description"]?["sourceName"] == "Example")
+
+        let renamed = try Self.variant("renamed-description", "ALTER TABLE descriptions RENAME COLUMN text TO body; VACUUM;")
+        defer { try? FileManager.default.removeItem(at: renamed) }
+        let engine = try EngineProcess(["--database", renamed.path])
+        let served = await engine.result("taxon/detail", .object(["id": .integer(leo)]))
+        #expect(served?["taxon"]?["scientificName"] == "Panthera leo" && served?["description"] == nil)
+    }
+
     @Test func specificationTablesAloneAreServedReadOnlyThroughACache() async throws {
         let bare = try Self.variant("bare", HostileFiles.dropExtensions + "VACUUM;")
         defer { try? FileManager.default.removeItem(at: bare) }

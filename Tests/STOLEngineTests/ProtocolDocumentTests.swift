@@ -87,6 +87,28 @@ import STOLProtocol
         #expect(Set(table.names).subtracting(contracts).isEmpty, "served without a contract: \(Set(table.names).subtracting(contracts).sorted())")
     }
 
+    /// Every integer param of every engine method has a range (`BoundedParams`), which the
+    /// generator writes into the document: a new integer param without one fails here.
+    @Test func everyIntegerParamHasARange() throws {
+        let document = try JSONParser.parse(try EngineInfo.openRPCDocument())
+        var unbounded: [String] = []
+        func visit(_ name: String, _ schema: JSONValue) {
+            if let items = schema["items"] { visit(name + ".*", items) }
+            let integer = schema["type"] == "integer" || schema["type"]?.arrayValue?.contains("integer") == true
+            if integer, schema["minimum"] == nil || schema["maximum"] == nil { unbounded.append(name) }
+        }
+        for method in document["methods"]?.arrayValue ?? [] where !Self.lifecycle.contains(method["name"]?.stringValue ?? "") {
+            for param in method["params"]?.arrayValue ?? [] {
+                visit("\(method["name"]?.stringValue ?? "?") \(param["name"]?.stringValue ?? "?")", param["schema"] ?? .null)
+            }
+        }
+        #expect(unbounded.isEmpty, "integer params without minimum and maximum: \(unbounded)")
+        #expect(TaxonChildrenRequest.paramsBounds["limit"] == 1...1000)
+        #expect(CompareLCARequest.paramsBounds["pairs.*.*"] == IntegerBounds.taxonIDs)
+        let lca = document["methods"]?.arrayValue?.first { $0["name"] == "compare/lca" }?["params"]?.arrayValue?.first?["schema"]?["items"]?["items"]
+        #expect(lca?["minimum"] == 1 && lca?["maximum"] == .integer(IntegerBounds.taxonIDs.upperBound))
+    }
+
     /// Every key of real answers is documented in its method's result schema (through `$ref`,
     /// `oneOf` and nested objects), so the document cannot fall behind the result types.
     @Test func everyResultKeyOfRealAnswersIsDocumented() async throws {
@@ -99,13 +121,14 @@ import STOLProtocol
             try #require(try await client.send(SearchQueryRequest(query: name, rank: .species)).results.first?.id)
         }
         let lion = try await species("Panthera leo"), tiger = try await species("Panthera tigris"), koala = try await species("Phascolarctos cinereus")
+        let coli = try await species("Escherichia coli")
         _ = try await client.send(FavoritesAddRequest(taxonId: lion))
         let calls: [any RPCRequest] = [
             DatabaseInfoRequest(), DatabaseLanguagesRequest(), TaxonGetRequest(id: lion), TaxonRootsRequest(),
             TaxonChildrenRequest(id: lion), TaxonAncestorsRequest(id: lion), TaxonNamesRequest(id: lion),
             TaxonTraitsRequest(id: lion), TaxonReferencesRequest(id: lion), TaxonDetailRequest(id: lion),
             SearchQueryRequest(query: "lions"), SearchQueryRequest(query: "Pantera leo"), SearchAutocompleteRequest(prefix: "lio"),
-            CompareTaxaRequest(a: lion, b: tiger), CompareLCARequest(pairs: [[lion, tiger]]),
+            CompareTaxaRequest(a: lion, b: tiger), CompareTaxaRequest(a: lion, b: coli), CompareLCARequest(pairs: [[lion, tiger]]),
             CompareRelativesRequest(id: lion), CompareStatsRequest(),
             FavoritesContainsRequest(taxonId: lion), FavoritesContainsRequest(taxonIds: [lion]),
             FavoritesCountRequest(), FavoritesStatusRequest(), FavoritesStorageBytesRequest(), FavoritesListRequest(),

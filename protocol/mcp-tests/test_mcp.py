@@ -69,6 +69,15 @@ def test_a_real_client_asks_what_a_lion_is_how_it_relates_to_a_tiger_and_its_clo
             assert compared.structured_content["taxonomicDistance"] == 2
             assert "Panthera" in compared.content[0].text
 
+            # Different domains meet at the root of all life (the pseudo-taxon with id 0), and the
+            # answer still validates against the output schema.
+            across = await client.call_tool("compare_taxa", {"a": "lion", "b": "Escherichia coli", "language": "de_DE"})
+            assert not across.is_error
+            assert across.structured_content["lca"]["id"] == 0
+            assert across.structured_content["lca"]["preferredCommonName"] == "Leben"
+            assert [t["scientificName"] for t in across.structured_content["pathFromB"]][-2:] == ["Bacteria", "Biota"]
+            assert "root of the tree of life" in across.content[0].text
+
             relatives = await client.call_tool("closest_relatives", {"taxon": "Panthera leo", "count": 5})
             assert not relatives.is_error
             names = [r["taxon"]["scientificName"] for r in relatives.structured_content["relatives"]]

@@ -25,7 +25,7 @@ extension AboutInfo {
     }
 
     /// The first licence name in `text`: `CC BY 4.0`, `CC BY-SA 3.0`, `CC0 1.0`, `public domain`.
-    static func license(in text: String) -> String? {
+    public static func license(in text: String) -> String? {
         let patterns = [#"CC[ -]BY(-[A-Z]{2})*( \d\.\d)?"#, #"CC0( \d\.\d)?"#, #"[Pp]ublic domain"#]
         for pattern in patterns {
             if let range = text.range(of: pattern, options: .regularExpression) { return String(text[range]) }

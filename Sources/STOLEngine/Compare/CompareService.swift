@@ -30,33 +30,41 @@ public struct CompareService: Sendable {
         _ a: Int64, _ b: Int64, lang: String, includeTraitSimilarity: Bool = true, in database: TaxonomyDatabase, using snapshot: LCASnapshot?
     ) async throws -> TaxaComparison {
         let select = TaxonomyStore.selectTaxon(in: database)
-        let fromA: [Taxon], fromB: [Taxon], traits: ([Trait], [Trait])
+        var fromA: [Taxon], fromB: [Taxon], traits: ([Trait], [Trait])
+        // Taxa in different trees (different roots) meet only at the root of all life, `TreeOfLife`:
+        // each path then runs up to its root, and the pseudo-taxon ends both.
+        var roots: Int?
         if let snapshot {
             guard let na = snapshot.node(for: a) else { throw TaxonomyError.taxonNotFound(a) }
             guard let nb = snapshot.node(for: b) else { throw TaxonomyError.taxonNotFound(b) }
-            guard let common = snapshot.index.lca(na, nb) else { throw CompareError.noCommonAncestor(a, b) }
-            let pathA = snapshot.path(from: na, upTo: common), pathB = snapshot.path(from: nb, upTo: common)
+            let common = snapshot.index.lca(na, nb)
+            let pathA = common.map { snapshot.path(from: na, upTo: $0) } ?? [na] + snapshot.tree.ancestors(of: na)
+            let pathB = common.map { snapshot.path(from: nb, upTo: $0) } ?? [nb] + snapshot.tree.ancestors(of: nb)
             // Both paths in one read; the clades near the root usually come from the tree's cache.
-            let (taxa, read) = try await database.read { db in
+            let (taxa, read, rootCount) = try await database.read { db in
                 (try TaxonomyStore.taxa(db, nodes: pathA + pathB, in: snapshot, lang: lang, select: select),
-                 (try TaxonomyStore.traits(db, a), try TaxonomyStore.traits(db, b)))
+                 (try TaxonomyStore.traits(db, a), try TaxonomyStore.traits(db, b)),
+                 common == nil ? try TreeOfLife.rootCount(db) : nil)
             }
             fromA = Array(taxa[..<pathA.count])
             fromB = Array(taxa[pathA.count...])
             traits = read
+            roots = rootCount
         } else {
-            let (pathA, pathB) = try await database.read { db in
+            let (pathA, pathB, acrossLife) = try await database.read { db in
                 let chainA = try Self.chain(db, a)
                 guard !chainA.isEmpty else { throw TaxonomyError.taxonNotFound(a) }
                 let chainB = try Self.chain(db, b)
                 guard !chainB.isEmpty else { throw TaxonomyError.taxonNotFound(b) }
                 var positionInB: [Int64: Int] = [:]
                 for (i, id) in chainB.enumerated() where positionInB[id] == nil { positionInB[id] = i }
-                guard let i = chainA.firstIndex(where: { positionInB[$0] != nil }) else { throw CompareError.noCommonAncestor(a, b) }
-                return (Array(chainA[...i]), Array(chainB[...positionInB[chainA[i]]!]))
+                guard let i = chainA.firstIndex(where: { positionInB[$0] != nil }) else { return (chainA, chainB, true) }
+                return (Array(chainA[...i]), Array(chainB[...positionInB[chainA[i]]!]), false)
             }
-            let (taxa, read) = try await database.read { db in
-                (try TaxonomyStore.taxaByID(db, pathA + pathB, lang: lang, select: select), (try TaxonomyStore.traits(db, a), try TaxonomyStore.traits(db, b)))
+            let (taxa, read, rootCount) = try await database.read { db in
+                (try TaxonomyStore.taxaByID(db, pathA + pathB, lang: lang, select: select),
+                 (try TaxonomyStore.traits(db, a), try TaxonomyStore.traits(db, b)),
+                 acrossLife ? try TreeOfLife.rootCount(db) : nil)
             }
             func get(_ id: Int64) throws -> Taxon {
                 guard let t = taxa[id] else { throw TaxonomyError.taxonNotFound(id) }
@@ -65,6 +73,12 @@ public struct CompareService: Sendable {
             fromA = try pathA.map(get)
             fromB = try pathB.map(get)
             traits = read
+            roots = rootCount
+        }
+        if let roots {
+            let life = TreeOfLife.taxon(lang: lang, roots: roots)
+            fromA.append(life)
+            fromB.append(life)
         }
         let common = fromA[fromA.count - 1]
         let traitsCompared = TraitComparison.compare(traits.0, traits.1)
@@ -72,22 +86,39 @@ public struct CompareService: Sendable {
             a: fromA[0], b: fromB[0], lca: common, pathFromA: fromA, pathFromB: fromB,
             taxonomicDistance: fromA.count + fromB.count - 2,
             sharedClade: SharedClade(a: fromA[0], b: fromB[0], lca: common),
-            sharedCladeDescription: Self.describe(fromA[0], fromB[0], common),
+            sharedCladeDescription: Self.describe(fromA, fromB),
             traitSimilarity: includeTraitSimilarity ? traitsCompared.similarity : nil,
             traitDeltas: traitsCompared.deltas)
     }
 
     /// "Both are in order Carnivora", "Both are in family Felidae (Cats)"; when one is the other's
-    /// ancestor, "Panthera leo is in family Felidae (Cats)".
+    /// ancestor, "Panthera leo is in family Felidae (Cats)"; across trees, "Both are in Biota (Life),
+    /// the root of the tree of life: their lines part there, into Eukaryota and Bacteria". The
+    /// paths run from each taxon up to the clade they share.
+    static func describe(_ pathFromA: [Taxon], _ pathFromB: [Taxon]) -> String {
+        let a = pathFromA[0], b = pathFromB[0], lca = pathFromA[pathFromA.count - 1]
+        if lca.id == TreeOfLife.id, pathFromA.count > 1, pathFromB.count > 1 {
+            let rootA = pathFromA[pathFromA.count - 2].scientificName, rootB = pathFromB[pathFromB.count - 2].scientificName
+            return "Both are in \(clade(lca)), the root of the tree of life: their lines part there, into \(rootA) and \(rootB)"
+        }
+        return describe(a, b, lca)
+    }
+
+    /// The sentence for `a` and `b` whose lowest common ancestor is `lca`.
     static func describe(_ a: Taxon, _ b: Taxon, _ lca: Taxon) -> String {
         if a.id == b.id { return "These are the same taxon" }
-        var clade = (lca.rank.map { $0.rawValue + " " } ?? "") + lca.scientificName
-        if let common = lca.preferredCommonName, common.lowercased() != lca.scientificName.lowercased() {
+        if lca.id == a.id { return "\(b.scientificName) is in \(clade(lca))" }
+        if lca.id == b.id { return "\(a.scientificName) is in \(clade(lca))" }
+        return "Both are in \(clade(lca))"
+    }
+
+    /// "family Felidae (Cats)": the rank, the name, and the common name when it says more.
+    private static func clade(_ taxon: Taxon) -> String {
+        var clade = (taxon.rank.map { $0.rawValue + " " } ?? "") + taxon.scientificName
+        if let common = taxon.preferredCommonName, common.lowercased() != taxon.scientificName.lowercased() {
             clade += " (\(common))"
         }
-        if lca.id == a.id { return "\(b.scientificName) is in \(clade)" }
-        if lca.id == b.id { return "\(a.scientificName) is in \(clade)" }
-        return "Both are in \(clade)"
+        return clade
     }
 
     // MARK: compare/relatives
@@ -102,7 +133,8 @@ public struct CompareService: Sendable {
         of id: Int64, n: Int, source: RelativesSource, maxCandidates: Int, lang: String, in database: TaxonomyDatabase, using snapshot: LCASnapshot?
     ) async throws -> Relatives {
         let taxon = try await TaxonomyStore(database: database).taxon(id, lang: lang)
-        guard taxon.rank == .species else { throw CompareError.notASpecies(id) }
+        // A named subspecies or variety (NCBI's dog) has relatives too: its species first.
+        guard taxon.rank?.isSpeciesOrBelow == true else { throw CompareError.notASpecies(id) }
         if source == .precomputed, let stored = try await precomputed(id, n: n, in: database) {
             return try await materialise(stored, source: .precomputed, truncated: false, lang: lang, in: database)
         }
@@ -271,6 +303,5 @@ public struct CompareService: Sendable {
 
 /// Compare requests that are valid but cannot be carried out.
 public enum CompareError: Error, Sendable, Equatable {
-    case noCommonAncestor(Int64, Int64)
     case notASpecies(Int64)
 }

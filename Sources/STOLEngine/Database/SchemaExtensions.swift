@@ -24,10 +24,22 @@ public enum SchemaExtensions {
         /// The engine's own indexes on the specification's tables (sibling order, case-insensitive
         /// names, names by language).
         case indexes
+        /// `descriptions (taxon_id, lang, text, source_title, source_url, license, source_name)`: a text about
+        /// the taxon per language, with its attribution (`taxon/detail`). Content of its own: a
+        /// database without it has no descriptions, and nothing builds it.
+        case descriptions
+        /// `name_sources (name_id, source)`: where a name merged from another source than the
+        /// backbone came from (`build-db --names-from-…`). Content of its own, like `descriptions`.
+        case nameSources
 
         /// Whether it can live in a separate cache database (it adds tables, not columns or indexes
         /// of the specification's tables).
         public var cacheable: Bool { self == .datasetInfo || self == .searchIndex }
+
+        /// Whether it is derived from the specification's tables, so that it can be built into a
+        /// database that lacks it (import, the extension cache). `descriptions` and `nameSources`
+        /// hold content of their own: a database without them simply has none.
+        public var derived: Bool { self != .descriptions && self != .nameSources }
     }
 
     /// A relaxation rather than an object: `taxa.rank` may be NULL, for sources without ranks
@@ -79,6 +91,31 @@ public enum SchemaExtensions {
             CREATE INDEX idx_names_taxon_lang ON names(taxon_id, lang);
             CREATE INDEX idx_names_name ON names(name COLLATE NOCASE);
             """
+        case .descriptions:
+            """
+            -- A text about a taxon in one language, with its attribution: the title of its source
+            -- (a Wikipedia article), a link, the licence it is under and who published it
+            -- ("English Wikipedia", the dataset's name).
+            CREATE TABLE descriptions (
+                taxon_id     INTEGER NOT NULL REFERENCES taxa(id),
+                lang         TEXT    NOT NULL,
+                text         TEXT    NOT NULL,
+                source_title TEXT,
+                source_url   TEXT,
+                license      TEXT,
+                source_name  TEXT,
+                PRIMARY KEY (taxon_id, lang)
+            ) WITHOUT ROWID;
+            """
+        case .nameSources:
+            """
+            -- The source of each name merged into the backbone from another source (MDD, AviList,
+            -- a ColDP or DwC-A); names without a row come from the taxa's own source.
+            CREATE TABLE name_sources (
+                name_id INTEGER PRIMARY KEY REFERENCES names(id),
+                source  TEXT NOT NULL
+            );
+            """
         }
     }
 
@@ -119,6 +156,26 @@ public enum SchemaExtensions {
         return out
     }
 
+    /// The content extensions (`descriptions`, `nameSources`) of schema `main` of `db` that the
+    /// engine reads: present, with every column it reads, and not empty (so that a database
+    /// without any, like the embedded one without merged names, costs no query). Import validates
+    /// them column by column; a `--database` file is served as it is, and a table of that name
+    /// with other columns is ignored rather than failing every read.
+    static func readableContent(_ db: Database) throws -> Set<Extension> {
+        let columns: [Extension: [String]] = [
+            .descriptions: ["taxon_id", "lang", "text", "source_title", "source_url", "license", "source_name"],
+            .nameSources: ["name_id", "source"],
+        ]
+        var out: Set<Extension> = []
+        for (e, needed) in columns {
+            guard let table = objects[e]?.first, try db.tableExists(table) else { continue }
+            let found = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]))
+            guard needed.allSatisfy(found.contains) else { continue }
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") == true { out.insert(e) }
+        }
+        return out
+    }
+
     /// Builds `extensions` into schema `main` of `db`, reading taxa, names and relatives from schema
     /// `source` (`main` itself, or an attached read-only database). `progress` is told each one.
     /// `dataset_info` gets `info` plus `top_n`, the most relatives stored for one species.
@@ -147,7 +204,7 @@ public enum SchemaExtensions {
                     FROM (SELECT parent_id, count(*) AS n FROM taxa WHERE parent_id IS NOT NULL GROUP BY parent_id) AS c
                     WHERE taxa.id = c.parent_id
                     """)
-            case .indexes:
+            case .indexes, .descriptions, .nameSources:
                 break
             }
         }

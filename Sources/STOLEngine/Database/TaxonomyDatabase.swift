@@ -18,6 +18,9 @@ public final class TaxonomyDatabase: Sendable {
     public let datasetInfo: [String: String]
     /// Whether `taxa` stores `child_count`; databases built before it was added are counted per query.
     public let storesChildCounts: Bool
+    /// The content extensions the file holds (`descriptions`, `nameSources`): without them there is
+    /// nothing to read, and the queries that would read them are not run.
+    public let contentExtensions: Set<SchemaExtensions.Extension>
     private let readers: [DatabaseQueue]
     /// A connection of its own for `readInline`, so that reads on a caller's thread never queue
     /// behind the pool's.
@@ -62,9 +65,9 @@ public final class TaxonomyDatabase: Sendable {
         } catch {
             throw .unreadable("\(url.lastPathComponent): \(error)")
         }
-        let facts: (Int, Int, [String: String], Bool)
+        let facts: (Int, Int, [String: String], Bool, Set<SchemaExtensions.Extension>)
         do {
-            facts = try readers[0].read { db -> (Int, Int, [String: String], Bool) in
+            facts = try readers[0].read { db -> (Int, Int, [String: String], Bool, Set<SchemaExtensions.Extension>) in
                 guard try db.tableExists("schema_version"), try db.tableExists("taxa") else {
                     throw DatabaseOpenError.notATaxonomyDatabase
                 }
@@ -80,7 +83,8 @@ public final class TaxonomyDatabase: Sendable {
                     }
                 }
                 let storesChildCounts = try db.columns(in: "taxa").contains { $0.name == "child_count" }
-                return (version, count, info, storesChildCounts)
+                let content = try SchemaExtensions.readableContent(db)
+                return (version, count, info, storesChildCounts, content)
             }
         } catch let error as DatabaseOpenError {
             throw error
@@ -92,7 +96,7 @@ public final class TaxonomyDatabase: Sendable {
         self.inlineReader = readers.removeLast()
         self.readers = readers
         self.busy = Locked([Int](repeating: 0, count: readers.count))
-        (self.schemaVersion, self.taxaCount, self.datasetInfo, self.storesChildCounts) = facts
+        (self.schemaVersion, self.taxaCount, self.datasetInfo, self.storesChildCounts, self.contentExtensions) = facts
         self.sizeBytes = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.int64Value ?? 0
     }
 

@@ -73,7 +73,14 @@ enum FavoritesExport {
 
     /// The title in `lang` (`pt-BR` looks for `pt`), English when there is none.
     static func title(in lang: String) -> String {
-        titles[TaxonomyStore.primaryLanguage(lang).lowercased()] ?? title
+        titles[titleLanguage(for: lang)] ?? title
+    }
+
+    /// The language `title(in:)` answers in: `lang`'s primary subtag when there is a title in it,
+    /// else `en`.
+    static func titleLanguage(for lang: String) -> String {
+        let primary = TaxonomyStore.primaryLanguage(lang).lowercased()
+        return titles[primary] == nil ? "en" : primary
     }
 
     /// The title in `lang`, a blank line, then `1. Panthera leo (Lion)` for each available entry

@@ -32,14 +32,13 @@ enum BrowseMethods {
             TaxonRoots(roots: try await engine.store().roots(lang: try Params.language(p.lang)))
         }
         table.on(TaxonChildrenRequest.self) { p, _ in
-            let parent = try Params.taxonID(p.id)
-            let cursor = try PageCursor.decode(p.cursor, parent: parent)
+            let parent = try Params.taxonID(p.id), lang = try Params.language(p.lang), order = p.sort ?? .scientific
+            let cursor = try PageCursor.decode(p.cursor, parent: parent, order: order, lang: lang)
             let query = TaxonomyStore.ChildQuery(
                 parentID: parent, limit: try Params.limit(p.limit, default: 100, max: 1000),
-                after: cursor.map { ($0.name, $0.id) }, rank: p.rank, conservation: p.conservation, lang: try Params.language(p.lang))
+                after: cursor?.position, rank: p.rank, conservation: p.conservation, lang: lang, order: order)
             let page = try await engine.store().children(query)
-            let next = page.hasMore ? page.children.last.map { PageCursor(parent: parent, name: $0.scientificName, id: $0.id).encoded } : nil
-            return TaxonChildren(children: page.children, nextCursor: next)
+            return TaxonChildren(children: page.children, nextCursor: page.next.map { PageCursor(parent: parent, order: order, lang: lang, position: $0).encoded })
         }
         table.on(TaxonAncestorsRequest.self) { p, _ in
             let id = try Params.taxonID(p.id), lang = try Params.language(p.lang)

@@ -87,7 +87,7 @@ enum FavoritesMethods {
             let (sort, lang) = (p.sort ?? .recent, try Params.language(p.lang))
             let rows = try await favorites.rows()
             let entries = try await FavoritesListing.entries(rows, in: await engine.databases.current(), lang: lang, sort: sort)
-            return ExportedText(text: FavoritesExport.text(entries, lang: lang))
+            return ExportedText(text: FavoritesExport.text(entries, lang: lang), lang: FavoritesExport.titleLanguage(for: lang))
         }
     }
 }

@@ -4,22 +4,27 @@ import STOLRPC
 
 /// Checks shared by every method's params; each failure names its field.
 enum Params {
-    /// Taxon ids are positive JSON integers below 2^53.
+    /// Taxon ids are positive JSON integers below 2^53 (`IntegerBounds.taxonIDs`; decoding checks them first,
+    /// through `BoundedParams`).
     static func taxonID(_ value: Int64, field: String = "id") throws -> Int64 {
-        guard value > 0, value < (1 << 53) else { throw RPCError.invalidParams(field: field, "must be a positive integer") }
+        guard IntegerBounds.taxonIDs.contains(value) else { throw RPCError.invalidParams(field: field, IntegerBounds.outOfRange(IntegerBounds.taxonIDs)) }
         return value
     }
 
-    /// A BCP-47 language tag such as `en`, `es` or `pt-BR`; English when absent.
+    /// A BCP-47 language tag such as `en`, `es` or `pt-BR`, in its canonical form (`BCP47.canonical`:
+    /// `EN`, `de_DE` and `de-de` are taken as `en` and `de-DE`); English when absent. Answers fall
+    /// back from a regional tag to its language (`de-DE` → `de`) where they pick names.
     static func language(_ value: String?, field: String = "lang") throws -> String {
         guard let value else { return "en" }
-        guard BCP47.isLanguageTag(value) else { throw RPCError.invalidParams(field: field, "must be a language tag such as en, es or pt-BR") }
-        return value
+        guard let tag = BCP47.canonical(value) else {
+            throw RPCError.invalidParams(field: field, "must be a language tag such as en, es, pt-BR or de_DE")
+        }
+        return tag
     }
 
     static func limit(_ value: Int?, default fallback: Int, max maximum: Int, field: String = "limit") throws -> Int {
         guard let value else { return fallback }
-        guard (1...maximum).contains(value) else { throw RPCError.invalidParams(field: field, "must be between 1 and \(maximum)") }
+        guard (1...maximum).contains(value) else { throw RPCError.invalidParams(field: field, IntegerBounds.outOfRange(1...Int64(maximum))) }
         return value
     }
 

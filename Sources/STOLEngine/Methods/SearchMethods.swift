@@ -49,7 +49,7 @@ enum SearchMethods {
             let binding = SearchCursor.binding(query: p.query, filters: options.filters, lang: options.lang)
             if p.offset != nil, p.cursor != nil { throw RPCError.invalidParams(field: "cursor", "give either cursor or offset, not both") }
             if let offset = p.offset {
-                guard (0...maxOffset).contains(offset) else { throw RPCError.invalidParams(field: "offset", "must be between 0 and \(maxOffset)") }
+                guard (0...maxOffset).contains(offset) else { throw RPCError.invalidParams(field: "offset", IntegerBounds.outOfRange(0...Int64(maxOffset))) }
                 options.offset = offset
             }
             if let cursor = p.cursor {

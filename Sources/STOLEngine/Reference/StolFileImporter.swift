@@ -260,7 +260,7 @@ public struct StolFileImporter: Sendable {
             defer { try? queue.close() }
             let missing = try queue.read { db in
                 let present = try SchemaExtensions.present(db)
-                return SchemaExtensions.Extension.allCases.filter { !present.contains($0) }
+                return SchemaExtensions.Extension.allCases.filter { $0.derived && !present.contains($0) }
             }
             guard !missing.isEmpty else { return }
             report(0.9, ImportStep.buildingExtensions.rawValue)

@@ -1,6 +1,6 @@
 -- stol taxonomy database, schema version 1: the specification's schema (DataLoading.md §3,
--- ../shared/spec/schema-v1.sql) as written there, with one change, marked below: `taxa.rank` may
--- be NULL. The engine's additions are listed in one place, Database/SchemaExtensions.swift, and
+-- ../shared/spec/schema-v1.sql) as written there, with two changes, marked below: `taxa.rank` may
+-- be NULL, and may also be 'subspecies' or 'variety'. The engine's additions are listed in one place, Database/SchemaExtensions.swift, and
 -- are created after this file (protocol/README.md, "Taxonomy database schema").
 
 CREATE TABLE schema_version (
@@ -13,7 +13,8 @@ CREATE TABLE taxa (
     id              INTEGER PRIMARY KEY,
     parent_id       INTEGER REFERENCES taxa(id),
     rank            TEXT    -- NULL for unranked taxa: engine extension `nullableRank`
-        CHECK (rank IN ('domain','kingdom','phylum','class','order','family','genus','species')),
+        -- 'subspecies' and 'variety' (named taxa below species): engine extension `ranksBelowSpecies`
+        CHECK (rank IN ('domain','kingdom','phylum','class','order','family','genus','species','subspecies','variety')),
     scientific_name TEXT    NOT NULL,
     author          TEXT,
     year            INTEGER,

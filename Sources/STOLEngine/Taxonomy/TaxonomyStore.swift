@@ -6,31 +6,42 @@ import STOLProtocol
 public struct TaxonomyStore: Sendable {
     public let database: TaxonomyDatabase
     /// `selectTaxon(in: database)`.
-    private let select: String
+    let select: String
 
     public init(database: TaxonomyDatabase) {
         self.database = database
         self.select = Self.selectTaxon(in: database)
     }
 
-    /// Filters and paging for `children`.
+    /// Filters, order and paging for `children`.
     public struct ChildQuery: Sendable {
         public var parentID: Int64
         public var limit: Int
-        /// Resume after this (name, id).
-        public var after: (name: String, id: Int64)?
+        /// Resume after this child (the last of the previous page, in `order`).
+        public var after: ChildPosition?
         public var rank: Rank?
         public var conservation: ConservationStatus?
         public var lang: String
+        public var order: ChildOrder
 
-        public init(parentID: Int64, limit: Int, after: (name: String, id: Int64)? = nil, rank: Rank? = nil, conservation: ConservationStatus? = nil, lang: String = "en") {
+        public init(
+            parentID: Int64, limit: Int, after: ChildPosition? = nil, rank: Rank? = nil, conservation: ConservationStatus? = nil,
+            lang: String = "en", order: ChildOrder = .scientific
+        ) {
             self.parentID = parentID
             self.limit = limit
             self.after = after
             self.rank = rank
             self.conservation = conservation
             self.lang = lang
+            self.order = order
         }
+    }
+
+    /// One page of children, and where the next one starts (nil when this is the last).
+    public struct ChildPage: Sendable {
+        public var children: [Taxon]
+        public var next: ChildPosition?
     }
 
     /// The taxon with `id`, with its preferred name in `lang` and child count.
@@ -81,30 +92,13 @@ public struct TaxonomyStore: Sendable {
         }
     }
 
-    /// One page of children, by scientific name; `hasMore` tells whether another page follows.
-    public func children(_ query: ChildQuery) async throws -> (children: [Taxon], hasMore: Bool) {
+    /// One page of children, in `query.order` (`TaxonomyStore+ChildOrder.swift`).
+    public func children(_ query: ChildQuery) async throws -> ChildPage {
         try await database.read { db in
             _ = try self.taxon(db, query.parentID, lang: query.lang)
-            var sql = select + " WHERE t.parent_id = :parent"
-            var values: [String: (any DatabaseValueConvertible)?] = ["parent": query.parentID, "limit": query.limit + 1]
-            if let after = query.after {
-                sql += " AND (t.scientific_name > :afterName OR (t.scientific_name = :afterName AND t.id > :afterID))"
-                values["afterName"] = after.name
-                values["afterID"] = after.id
-            }
-            if let rank = query.rank {
-                sql += " AND t.rank = :rank"
-                values["rank"] = rank.rawValue
-            }
-            if let conservation = query.conservation {
-                sql += " AND t.conservation = :conservation"
-                values["conservation"] = conservation.rawValue
-            }
-            sql += " ORDER BY t.scientific_name, t.id LIMIT :limit"
-            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(query.lang, values)).map(Self.taxon(from:))
-            var page = Array(rows.prefix(query.limit))
-            try Homonyms.disambiguate(&page, in: db)
-            return (page, rows.count > query.limit)
+            var page = try query.order == .scientific ? self.childrenByScientificName(db, query) : self.childrenByCommonName(db, query)
+            try Homonyms.disambiguate(&page.children, in: db)
+            return page
         }
     }
 
@@ -122,7 +116,7 @@ public struct TaxonomyStore: Sendable {
     public func names(_ id: Int64, lang: String? = nil) async throws -> [TaxonName] {
         try await database.read { db in
             _ = try self.taxon(db, id, lang: "en")
-            return try Self.names(db, id, lang: lang)
+            return try Self.names(db, id, lang: lang, in: self.database)
         }
     }
 
@@ -148,7 +142,7 @@ public struct TaxonomyStore: Sendable {
             taxon.disambiguation = try Homonyms.disambiguation(id: id, scientificName: taxon.scientificName, rank: taxon.rank, in: db)
             var lineage = try self.ancestors(db, id, lang: lang)
             try Homonyms.disambiguate(&lineage, in: db)
-            let names = try Self.names(db, id, lang: nil)
+            let names = try Self.names(db, id, lang: nil, in: self.database)
             var byLanguage: [String: [TaxonName]] = [:]
             for name in names where name.type != .synonym { byLanguage[name.lang, default: []].append(name) }
             return TaxonDetail(
@@ -163,7 +157,8 @@ public struct TaxonomyStore: Sendable {
                 childCount: taxon.childCount ?? 0,
                 sharedName: try SharedName.find(
                     id: id, scientificName: taxon.scientificName, rank: taxon.rank, commonName: taxon.preferredCommonName,
-                    lang: taxon.preferredCommonNameLang, in: db))
+                    lang: taxon.preferredCommonNameLang, in: db),
+                description: try Self.description(db, id, lang: lang, in: self.database))
         }
     }
 
@@ -209,16 +204,23 @@ public struct TaxonomyStore: Sendable {
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(lang, ["id": id])).map(Self.taxon(from:))
     }
 
-    private static func names(_ db: Database, _ id: Int64, lang: String?) throws -> [TaxonName] {
-        var sql = "SELECT name, lang, name_type, is_preferred FROM names WHERE taxon_id = ?"
+    private static func names(_ db: Database, _ id: Int64, lang: String?, in database: TaxonomyDatabase) throws -> [TaxonName] {
+        var sql = "SELECT name, lang, name_type, is_preferred, id FROM names WHERE taxon_id = ?"
         var arguments: StatementArguments = [id]
         if let lang {
-            let regional = Self.regionalTags(of: lang)
+            // The language's names whatever their region: `de-DE` gives `de` and `de-AT` names too.
+            let primary = Self.primaryLanguage(lang)
+            let regional = Self.regionalTags(of: primary)
             sql += " AND (lang = ? OR (lang >= ? AND lang < ?) OR name_type = 'synonym')"
-            arguments += [lang, regional.lower, regional.upper]
+            arguments += [primary, regional.lower, regional.upper]
         }
         sql += " ORDER BY name_type = 'synonym', lang, is_preferred DESC, id"
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.name(from:))
+        let sources = try nameSources(db, id, in: database)
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
+            var name = Self.name(from: row)
+            if !sources.isEmpty, let rowID = row["id"] as Int64? { name.source = sources[rowID] }
+            return name
+        }
     }
 
     /// A taxon's traits by key and value, each with its unit and linked reference.

@@ -8,9 +8,12 @@ import STOLProtocol
 /// rank is one of domain (`superkingdom` before 2025, `domain` or `acellular root` since), kingdom,
 /// phylum, class, order, family, genus or species is kept; any other node (`no rank`, `clade`,
 /// `realm`, `cellular root`, `subfamily`, `tribe`, `species group`, ...) is removed and its
-/// children hang from its nearest kept ancestor (see `RankFolding`). Everything below a species
-/// (subspecies, strains, serotypes, ...) is dropped with it, as the ranks stop at species. The
-/// root (tax id 1, its own parent) is removed, so its kept descendants become roots.
+/// children hang from its nearest kept ancestor (see `RankFolding`). Below a species, only
+/// subspecies and varieties (`varietas`) that have a common name are kept (the dog, *Canis lupus
+/// familiaris*, "dog"; the cantaloupe), ranked `subspecies` and `variety`, under their nearest kept
+/// ancestor: their species, or a named subspecies. Everything else below a species (strains,
+/// serotypes, unnamed subspecies, ...) is dropped. The root (tax id 1, its own parent) is removed,
+/// so its kept descendants become roots.
 ///
 /// Placeholder names (`PlaceholderName`: `Bidens sp. 'Lyon'`, `uncultured bacterium`,
 /// `environmental samples`, `unclassified …`) are left out by default, like folded nodes: their
@@ -26,6 +29,8 @@ public struct NCBITaxdumpImporter {
         public var foldedNodes: Int
         /// Nodes below a species, dropped.
         public var droppedBelowSpecies: Int
+        /// Nodes below a species kept (named subspecies and varieties), by rank.
+        public var keptBelowSpecies: [Rank: Int] = [:]
         /// Placeholder names left out that would otherwise have been kept, by kind.
         public var placeholders = PlaceholderCounts()
     }
@@ -125,41 +130,56 @@ public struct NCBITaxdumpImporter {
         }
         issues += cycleIssues
 
-        // 4. Fold, from the top down: the key of each node's nearest kept ancestor (0: none; a tax
-        //    id missing from the dump is kept as is so that the assembler reports it), and whether
-        //    it is under "other entries" or "unclassified entries" (vectors, synthetic constructs,
-        //    metagenomes: no organisms, so the whole subtree goes).
+        // 4. Fold, from the top down: whether each node is kept, the key of its nearest kept
+        //    ancestor (0: none; a tax id missing from the dump is kept as is so that the assembler
+        //    reports it) and that ancestor's rank level, and whether it is under "other entries" or
+        //    "unclassified entries" (vectors, synthetic constructs, metagenomes: no organisms, so the
+        //    whole subtree goes). Below a species, a subspecies or variety is kept when it has a
+        //    common name and its nearest kept ancestor is its species or a kept subspecies.
         var upKey = tree.missingParentKey
+        var upLevel = [Int8](repeating: -1, count: n)
         var underSequences = [Bool](repeating: false, count: n)
+        var kept = [Bool](repeating: false, count: n)
+        func keeps(_ i: Int) -> Bool {
+            guard !tree.onCycle[i], !underSequences[i], levels[i] >= 0, placeholder[i] == nil else { return false }
+            guard tree.belowSpecies[i] else { return levels[i] <= speciesLevel }
+            return levels[i] > speciesLevel && upLevel[i] >= speciesLevel
+                && otherNames[Int32(i)]?.contains(where: { $0.type == .common }) == true
+        }
+        for i in 0..<n where tree.parent[i] < 0 { kept[i] = keeps(i) }
         for node in tree.topDown {
             let i = Int(node), parent = Int(tree.parent[i])
-            upKey[i] = levels[parent] >= 0 && placeholder[parent] == nil ? taxIDs[parent] : upKey[parent]
+            upKey[i] = kept[parent] ? taxIDs[parent] : upKey[parent]
+            upLevel[i] = kept[parent] ? levels[parent] : upLevel[parent]
             underSequences[i] = underSequences[parent] || placeholder[parent] == .sequences
+            kept[i] = keeps(i)
         }
 
         // 5. Emit the kept nodes in file order, with their names: first which, then the taxa.
         var keptNodes: [Int32] = []
         var folded = 0, dropped = 0
+        var keptBelow: [Rank: Int] = [:]
         var placeholders = PlaceholderCounts()
+        let ranks = Rank.allCases
         for i in 0..<n {
             if tree.onCycle[i] { continue }
+            if kept[i] {
+                keptNodes.append(Int32(i))
+                if tree.belowSpecies[i] { keptBelow[ranks[Int(levels[i])], default: 0] += 1 }
+                continue
+            }
             if tree.belowSpecies[i] { dropped += 1; continue }
             if underSequences[i] {
                 if levels[i] >= 0 { placeholders.byKind[.sequences, default: 0] += 1 }
                 continue
             }
-            guard levels[i] >= 0 else {
+            if levels[i] < 0 || levels[i] > speciesLevel {
                 if parentIDs[i] != taxIDs[i] { folded += 1 }
                 continue
             }
-            if let kind = placeholder[i] {
-                placeholders.byKind[kind, default: 0] += 1
-                continue
-            }
-            keptNodes.append(Int32(i))
+            if let kind = placeholder[i] { placeholders.byKind[kind, default: 0] += 1 }
         }
         // On two threads: most of the time goes into filling fresh memory.
-        let ranks = Rank.allCases
         var result = ImportResult()
         result.taxa = [SourceTaxon](count: keptNodes.count) { k in
             let i = Int(keptNodes[k])
@@ -177,7 +197,7 @@ public struct NCBITaxdumpImporter {
         result.skipped = issues
         result.sourceFiles = [nodesFile, namesFile]
         result.credits = [credit]
-        return Output(result: result, foldedNodes: folded, droppedBelowSpecies: dropped, placeholders: placeholders)
+        return Output(result: result, foldedNodes: folded, droppedBelowSpecies: dropped, keptBelowSpecies: keptBelow, placeholders: placeholders)
     }
 
     /// The merge key of the node with tax id `taxID`.
@@ -192,9 +212,12 @@ public struct NCBITaxdumpImporter {
         throw SourceIssue("\(name) not found in \(directory.path)", at: nil)
     }
 
-    /// The rank's level (`Rank.level`), or -1 for ranks that are folded away (`RankFolding`).
+    /// The rank's level (`Rank.level`): one of the eight, or `subspecies` or `variety` (kept below a
+    /// species when named); -1 for ranks that are folded away or dropped (`RankFolding`).
     static func level(of rank: String) -> Int8 {
-        if case .kept(let kept) = RankFolding(rank) { Int8(kept.level) } else { -1 }
+        if case .kept(let kept) = RankFolding(rank) { return Int8(kept.level) }
+        if let below = RankFolding.rankBelowSpecies(rank) { return Int8(below.level) }
+        return -1
     }
 
     /// A `nodes.dmp` line, read.

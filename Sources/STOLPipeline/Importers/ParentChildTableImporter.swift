@@ -97,7 +97,9 @@ public struct ParentChildTableImporter {
         if let value, !value.isEmpty {
             let lower = value.lowercased()
             if lower == "superkingdom" { return .domain }
-            if let rank = Rank(rawValue: lower) { return rank }
+            // The eight ranks only: a generic table's subspecies stay unranked, as documented
+            // (the ranks below species are kept from NCBI's named ones alone).
+            if let rank = Rank(rawValue: lower), !rank.isBelowSpecies { return rank }
         }
         return looksLikeBinomial(name) ? .species : nil
     }

@@ -39,7 +39,6 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, Expressi
 
     // Taxonomy and compare
     public static let taxonNotFound: ErrorKind = "taxonNotFound"
-    public static let noCommonAncestor: ErrorKind = "noCommonAncestor"
     public static let notASpecies: ErrorKind = "notASpecies"
 
     // Favourites (`ErrorCode.favorites`)

@@ -1,11 +1,25 @@
 import Foundation
 
-/// The eight Linnaean ranks the engine knows, from the top of the tree down.
+/// The ranks the engine knows, from the top of the tree down: the specification's eight Linnaean
+/// ranks, then two below species (an engine extension, protocol/README.md "Ranks below species").
+///
+/// `subspecies` and `variety` are only given to taxa below a species that people have a name for
+/// (NCBI's dog, *Canis lupus familiaris*); they hang under their species (or a named subspecies).
 public enum Rank: String, Hashable, Sendable, CaseIterable, Comparable, EnumeratedParam {
     case domain, kingdom, phylum, `class`, order, family, genus, species
+    /// Below species (zoology's and botany's subspecies). An engine extension.
+    case subspecies
+    /// Below species or subspecies (botany's varietas). An engine extension.
+    case variety
 
-    /// 0 for domain … 7 for species.
+    /// 0 for domain … 7 for species, 8 for subspecies, 9 for variety.
     public var level: Int { Self.allCases.firstIndex(of: self)! }
+
+    /// Whether the rank lies below species (`subspecies`, `variety`).
+    public var isBelowSpecies: Bool { self > .species }
+
+    /// Species and the ranks below: the taxa `compare/relatives` answers for.
+    public var isSpeciesOrBelow: Bool { self >= .species }
 
     public static func < (lhs: Rank, rhs: Rank) -> Bool { lhs.level < rhs.level }
 }

@@ -40,6 +40,7 @@ extension TaxonName: JSONWritable {
             o.member("isPreferred", isPreferred)
             o.member("lang", lang)
             o.member("name", name)
+            o.member("source", ifPresent: source)
             o.member("type", type.rawValue)
         }
     }
@@ -72,6 +73,7 @@ extension TaxonDetail: JSONWritable {
     public func writeJSON(into out: inout [UInt8]) {
         JSONObject.write(into: &out) { o in
             o.member("childCount", childCount)
+            o.member("description", ifPresent: description)
             o.member("lineage", lineage)
             o.member("names", names)
             o.member("preferredCommonName", ifPresent: preferredCommonName)
@@ -81,6 +83,19 @@ extension TaxonDetail: JSONWritable {
             o.member("synonyms", synonyms)
             o.member("taxon", taxon)
             o.member("traits", traits)
+        }
+    }
+}
+
+extension TaxonDescription: JSONWritable {
+    public func writeJSON(into out: inout [UInt8]) {
+        JSONObject.write(into: &out) { o in
+            o.member("lang", lang)
+            o.member("license", ifPresent: license)
+            o.member("sourceName", ifPresent: sourceName)
+            o.member("sourceTitle", ifPresent: sourceTitle)
+            o.member("sourceUrl", ifPresent: sourceUrl)
+            o.member("text", text)
         }
     }
 }

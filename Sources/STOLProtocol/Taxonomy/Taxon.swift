@@ -46,12 +46,16 @@ public struct TaxonName: Codable, Hashable, Sendable {
     public var lang: String
     public var type: NameType
     public var isPreferred: Bool
+    /// Where a name merged from another source than the taxa's own came from (`name_sources`:
+    /// "Mammal Diversity Database", "AviList", …); nil for the backbone's own names.
+    public var source: String?
 
-    public init(name: String, lang: String, type: NameType, isPreferred: Bool) {
+    public init(name: String, lang: String, type: NameType, isPreferred: Bool, source: String? = nil) {
         self.name = name
         self.lang = lang
         self.type = type
         self.isPreferred = isPreferred
+        self.source = source
     }
 }
 
@@ -108,10 +112,14 @@ public struct TaxonDetail: Codable, Hashable, Sendable {
     public var childCount: Int
     /// Present when a group above or a member below goes by the same common name (`SharedName`).
     public var sharedName: SharedName?
+    /// A text about the taxon in the requested language (falling back to English), with its
+    /// attribution; nil when the database has none for it.
+    public var description: TaxonDescription?
 
     public init(
         taxon: Taxon, preferredCommonName: String? = nil, preferredCommonNameLang: String? = nil, lineage: [Taxon], names: [String: [TaxonName]],
-        synonyms: [TaxonName], traits: [Trait], references: [Reference], childCount: Int, sharedName: SharedName? = nil
+        synonyms: [TaxonName], traits: [Trait], references: [Reference], childCount: Int, sharedName: SharedName? = nil,
+        description: TaxonDescription? = nil
     ) {
         self.taxon = taxon
         self.preferredCommonName = preferredCommonName
@@ -123,5 +131,15 @@ public struct TaxonDetail: Codable, Hashable, Sendable {
         self.references = references
         self.childCount = childCount
         self.sharedName = sharedName
+        self.description = description
     }
+}
+
+extension Taxon {
+    /// The id of Biota, the root of all life: the pseudo-taxon `compare/taxa` names as the
+    /// common ancestor of taxa in different trees of a database. No taxon has it (ids start at 1).
+    public static let rootOfLifeID: TaxonID = 0
+
+    /// Whether this is Biota, the pseudo-taxon above every tree of the database.
+    public var isRootOfLife: Bool { id == Self.rootOfLifeID }
 }

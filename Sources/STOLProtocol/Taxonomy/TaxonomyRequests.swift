@@ -37,7 +37,7 @@ public struct TaxonRootsRequest: RPCRequest, Hashable {
     }
 }
 
-/// `taxon/children`: one page of a taxon's children, sorted by scientific name.
+/// `taxon/children`: one page of a taxon's children, by scientific name or by common name.
 public struct TaxonChildrenRequest: RPCRequest, Hashable {
     public typealias Response = TaxonChildren
     public static let method = "taxon/children"
@@ -52,15 +52,31 @@ public struct TaxonChildrenRequest: RPCRequest, Hashable {
     /// Only children with this conservation status.
     public var conservation: ConservationStatus?
     public var lang: String?
+    /// `scientific` (the default) or `common`.
+    public var sort: ChildOrder?
 
-    public init(id: TaxonID, limit: Int? = nil, cursor: String? = nil, rank: Rank? = nil, conservation: ConservationStatus? = nil, lang: String? = nil) {
+    public init(
+        id: TaxonID, limit: Int? = nil, cursor: String? = nil, rank: Rank? = nil, conservation: ConservationStatus? = nil, lang: String? = nil,
+        sort: ChildOrder? = nil
+    ) {
         self.id = id
         self.limit = limit
         self.cursor = cursor
         self.rank = rank
         self.conservation = conservation
         self.lang = lang
+        self.sort = sort
     }
+}
+
+/// How `taxon/children` orders a level.
+public enum ChildOrder: String, Hashable, Sendable, CaseIterable, EnumeratedParam {
+    /// By scientific name, then id.
+    case scientific
+    /// By the preferred common name in the asked language, case and accents aside (then the
+    /// name as written, the scientific name and the id); children without a name in that
+    /// language follow, by scientific name and id.
+    case common
 }
 
 /// `taxon/ancestors`: a taxon's lineage, root first.

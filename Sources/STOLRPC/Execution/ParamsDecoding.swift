@@ -4,12 +4,14 @@ import STOLProtocol
 
 /// Decodes params into handler types, turning decoding failures into -32602 errors that name the field.
 public enum ParamsDecoding {
-    /// Decodes `params` into `P`, turning decoding failures into `-32602` naming the field.
+    /// Decodes `params` into `P`, turning decoding failures into `-32602` naming the field; the
+    /// ranges of a `BoundedParams` type are checked first.
     public static func decode<P: Decodable>(_ type: P.Type, from params: JSONValue?) throws(RPCError) -> P {
         let value = params ?? .object([])
         guard case .object = value else {
             throw .invalidParams(field: nil, "params must be an object with named fields")
         }
+        if let bounded = P.self as? any BoundedParams.Type { try IntegerBounds.check(value, bounded.integerBounds) }
         do {
             return try JSONValueDecoder().decode(P.self, from: value)
         } catch let error as DecodingError {

@@ -5,7 +5,8 @@ import STOLProtocol
 /// The document's prose (summaries, descriptions, examples, result schemas, error catalogue) is
 /// written by people; what the Swift types say is generated into it: which methods exist, each
 /// method's params (names and requiredness from its `Params` type; a documented schema is kept,
-/// an undocumented param gets the schema its type reveals) and its ordering (`x-ordering`).
+/// an undocumented param gets the schema its type reveals; integer ranges, `minimum` and
+/// `maximum`, come from `BoundedParams`) and its ordering (`x-ordering`).
 public enum OpenRPCDocument {
     /// Why a document cannot be brought in step with the table.
     public struct Problem: Error, CustomStringConvertible {
@@ -51,6 +52,12 @@ public enum OpenRPCDocument {
                     param = [("name", .string(member.name)), ("schema", member.schema)]
                 }
                 set("required", .bool(member.required), in: &param, after: "schema")
+                let bounds = contract.paramsBounds.filter { $0.key == member.name || $0.key.hasPrefix(member.name + ".") }
+                if !bounds.isEmpty, let index = param.firstIndex(where: { $0.key == "schema" }) {
+                    for (path, range) in bounds {
+                        param[index].value = bounded(param[index].value, path.split(separator: ".").dropFirst().map(String.init)[...], range)
+                    }
+                }
                 return .object(param)
             }
             set("params", .array(params), in: &members, after: "paramStructure")
@@ -64,6 +71,20 @@ public enum OpenRPCDocument {
             if !ordering.writes.isEmpty { value.append(("writes", .array(ordering.writes.sorted().map { .string($0) }))) }
             if ordering.closesIntake { value.append(("closesIntake", true)) }
             set("x-ordering", .object(value), in: &members, after: "result")
+        }
+        return .object(members)
+    }
+
+    /// `schema` with `minimum` and `maximum` set from `range` where `path` leads (`*`: the array's
+    /// `items`).
+    private static func bounded(_ schema: JSONValue, _ path: ArraySlice<String>, _ range: ClosedRange<Int64>) -> JSONValue {
+        guard case .object(var members) = schema else { return schema }
+        if path.first == "*" {
+            let items = members.first { $0.key == "items" }?.value ?? .object([("type", "integer")])
+            set("items", bounded(items, path.dropFirst(), range), in: &members, after: "type")
+        } else if path.isEmpty {
+            set("minimum", .integer(range.lowerBound), in: &members, after: "type")
+            set("maximum", .integer(range.upperBound), in: &members, after: "minimum")
         }
         return .object(members)
     }

@@ -35,6 +35,24 @@ struct BuildDatabase: ParsableCommand {
     @Option(help: "A Catalogue of Life Data Package (.zip or folder): NameUsage or Name + Taxon + Synonym, and VernacularName.")
     var coldp: [String] = []
 
+    @Option(help: "English Wikipedia's introductions by NCBI tax id (tax_id, wikidata, enwiki_title, intro; gzip or plain), kept as descriptions where the title or opening names the taxon. CC BY-SA 3.0. Needs --ncbi.")
+    var wikipedia: [String] = []
+
+    @Option(help: "A descriptions table: TSV with a header naming taxon_id or scientific_name, lang, text, and optionally source_title, source_url, license, source_name (README, \"Descriptions\").")
+    var descriptions: [String] = []
+
+    @Option(help: "Merge the English names of a Mammal Diversity Database CSV into the taxa, by scientific name (adds no taxa).")
+    var namesFromMdd: [String] = []
+
+    @Option(help: "Merge the English names of an AviList extended CSV into the taxa, by scientific name (adds no taxa).")
+    var namesFromAvilist: [String] = []
+
+    @Option(help: "Merge the vernacular names (every language) of a Catalogue of Life Data Package into the taxa, by scientific name (adds no taxa).")
+    var namesFromColdp: [String] = []
+
+    @Option(help: "Merge the vernacular names (every language) of a Darwin Core Archive into the taxa, by scientific name (adds no taxa).")
+    var namesFromDwca: [String] = []
+
     @Flag(help: "Keep NCBI's placeholder names (Bidens sp. 'Lyon', uncultured bacterium, environmental samples, unclassified ...), which are left out by default.")
     var keepPlaceholders = false
 
@@ -67,6 +85,9 @@ struct BuildDatabase: ParsableCommand {
             throw ValidationError("name at least one source (--taxa, --mdd, --avilist, --table, --ncbi, --dwca, --coldp)")
         }
         guard (0...100).contains(topN) else { throw ValidationError("--top-n must be between 0 and 100") }
+        guard wikipedia.isEmpty || !ncbi.isEmpty else {
+            throw ValidationError("--wikipedia keys its texts by NCBI tax id: it needs an --ncbi source")
+        }
     }
 
     func note(_ text: String) {
@@ -77,10 +98,13 @@ struct BuildDatabase: ParsableCommand {
         let started = ContinuousClock.now
         var results: [ImportResult] = []
         var info: [String: String] = [:]
+        var datasetDescriptions: [URL] = []
         for directory in taxaDirectories {
             let url = URL(fileURLWithPath: directory)
             results.append(try TaxaSourceParser().parse(directory: url))
             info.merge(DatasetInfoFile.read(url.appendingPathComponent("dataset.info"))) { old, _ in old }
+            let descriptions = url.appendingPathComponent(Self.datasetDescriptionsFile)
+            if FileManager.default.fileExists(atPath: descriptions.path) { datasetDescriptions.append(descriptions) }
         }
         for file in mdd {
             note("reading \(file)")
@@ -100,7 +124,9 @@ struct BuildDatabase: ParsableCommand {
             note("reading \(directory)")
             let output = try NCBITaxdumpImporter(dropPlaceholders: !keepPlaceholders).parse(directory: URL(fileURLWithPath: directory))
             results.append(output.result)
-            note("  \(output.foldedNodes) intermediate-rank nodes folded, \(output.droppedBelowSpecies) below species dropped")
+            let kept = output.keptBelowSpecies.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }
+            note("  \(output.foldedNodes) intermediate-rank nodes folded, \(output.droppedBelowSpecies) below species dropped"
+                + (kept.isEmpty ? "" : ", kept below species because they have a common name: " + kept.joined(separator: ", ")))
             if !keepPlaceholders {
                 note("  \(output.placeholders.total) placeholder names left out (\(output.placeholders.summary)); --keep-placeholders keeps them")
             }
@@ -119,7 +145,7 @@ struct BuildDatabase: ParsableCommand {
         }
         note("read \(results.reduce(0) { $0 + $1.taxa.count }) taxa in \(ContinuousClock.now - started)")
         let assembler = TaxonomyAssembler(policy: strict ? .fail : .skip)
-        let assembled: TaxonomyAssembler.Assembled
+        var assembled: TaxonomyAssembler.Assembled
         do {
             assembled = try assembler.assemble(results)
         } catch {
@@ -128,7 +154,11 @@ struct BuildDatabase: ParsableCommand {
         for issue in assembled.issues.prefix(50) { Stderr.print("warning: \(issue)") }
         if assembled.issues.count > 50 { Stderr.print("warning: … and \(assembled.issues.count - 50) more") }
 
-        let credits = results.flatMap(\.credits)
+        var credits = results.flatMap(\.credits)
+        var enriched = try enrich(consume assembled, datasetDescriptions: datasetDescriptions, info: info)
+        assembled = enriched.assembled
+        enriched.assembled = .none
+        credits += enriched.credits
         let sourceFiles = results.flatMap(\.sourceFiles)
         results.removeAll()  // the assembled copy is all the build needs: free the source rows before it
         let metadata = DatabaseBuilder.Metadata(
@@ -146,7 +176,8 @@ struct BuildDatabase: ParsableCommand {
         }
         let report = try builder.build(assembled, metadata: metadata, to: URL(fileURLWithPath: out))
         print("built \(out)")
-        print("  taxa \(report.taxa), species \(report.species), names \(report.names), references \(report.references), traits \(report.traits)")
+        print("  taxa \(report.taxa), species \(report.species), below species \(report.belowSpecies), names \(report.names) (\(report.mergedNames) merged from other sources), references \(report.references), traits \(report.traits), descriptions \(report.descriptions)")
+        for line in enriched.summary { print("  " + line) }
         print("  euler tour \(report.eulerEntries) entries, relatives \(report.relatives) rows, \(report.bytes) bytes")
         print("  skipped rows \(assembled.issues.count)")
         for (stage, seconds) in report.timings {

@@ -116,6 +116,7 @@ import STOLProtocol
         let parent = fixture.assembled.parentIndex
         let n = Int32(parent.count)
         var rng = CompareRandom(seed: 77)
+        var acrossLife = 0
         for k in 0..<150 {
             let u = Int32.random(in: 0..<n, using: &rng)
             var v = Int32.random(in: 0..<n, using: &rng)
@@ -129,8 +130,17 @@ import STOLProtocol
             do { memory = .success(try await service.compare(a, b, lang: "en", in: fixture.database, using: snapshot)) } catch { memory = .failure(error) }
             do { sql = .success(try await service.compare(a, b, lang: "en", in: fixture.database, using: nil)) } catch { sql = .failure(error) }
             guard let l = CompareTrees.naiveLCA(parent, u, v) else {
-                #expect(throws: CompareError.noCommonAncestor(a, b)) { try memory.get() }
-                #expect(throws: CompareError.noCommonAncestor(a, b)) { try sql.get() }
+                // Different trees: both paths run to their roots, then to the root of all life.
+                let m = try memory.get()
+                #expect(m == (try sql.get()), "\(shape) \(a) vs \(b)")
+                #expect(m.lca.id == TreeOfLife.id && m.lca.parentId == nil && m.sharedClade.relation == .bothWithin)
+                #expect(m.lca.childCount == parent.filter { $0 < 0 }.count)
+                let d = CompareTrees.depth(parent, u) + CompareTrees.depth(parent, v) + 2
+                #expect(m.taxonomicDistance == d && m.pathFromA.count + m.pathFromB.count - 2 == d)
+                #expect(m.pathFromA.first?.id == a && m.pathFromB.first?.id == b)
+                #expect(m.pathFromA.last == m.lca && m.pathFromB.last == m.lca)
+                #expect(m.pathFromA.dropLast().last?.parentId == nil && m.pathFromB.dropLast().last?.parentId == nil)
+                acrossLife += 1
                 continue
             }
             let m = try memory.get()
@@ -153,6 +163,7 @@ import STOLProtocol
             #expect(m.traitDeltas.flatMap(\.shared).count == traitsA.intersection(traitsB).count)
             if a == b { #expect(m.sharedCladeDescription == "These are the same taxon" && d == 0) }
         }
+        if shape == .forest { #expect(acrossLife > 0, "the forest's random pairs include taxa of different trees") }
         for missing: Int64 in [1, 123_456_789] {
             await #expect(throws: TaxonomyError.taxonNotFound(missing)) {
                 try await service.compare(missing, fixture.assembled.ids[0], lang: "en", in: fixture.database, using: snapshot)

@@ -37,7 +37,7 @@ import STOLProtocol
     @Test func invalidParamsComeBackAsTheServerWouldAnswerThem() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (client, _) = try client()
-        await #expect(throws: RPCError.invalidParams(field: "id", "must be a positive integer")) {
+        await #expect(throws: RPCError.invalidParams(field: "id", "is out of range: must be an integer from 1 to 9007199254740991")) {
             try await client.send(TaxonGetRequest(id: -4))
         }
         await #expect(throws: RPCError.invalidParams(field: "id", "is required")) {

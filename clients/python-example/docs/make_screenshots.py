@@ -68,18 +68,19 @@ async def main(engine: str) -> None:
             tree.move_cursor(node)
             await shoot(pilot, "tree")
 
-            await pilot.press("f2", *"snow leop")
+            await pilot.press("f2", *"bear")
             pane = app.query_one(SearchPane)
-            await until(pilot, lambda: pane.shown_query == "snow leop")
+            await until(pilot, lambda: pane.shown_query == "bear" and pane.pictures is not None)
             app.query_one(DataTable).focus()
             await shoot(pilot, "search")
 
             for name in ("Panthera leo", "Panthera tigris", "Ailuropoda melanoleuca"):
                 await app.call("favorites/add", taxonId=await first_id(app, name))
-            app.open_detail(await first_id(app, "Panthera uncia"))
+            app.open_detail(await first_id(app, "Ailuropoda melanoleuca"))  # a bundled photograph
             screen = await until(pilot, lambda: isinstance(app.screen, DetailScreen)
                                  and app.screen.detail and app.screen)
             await until(pilot, lambda: screen.query_one("#relatives").option_count)
+            await until(pilot, lambda: screen.query_one("#picture").display)
             await shoot(pilot, "detail")
             await pilot.press("escape")
 

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from stol_client.errors import EngineError, EngineExited
-from stol_client.format import (comparison_facts, comparison_rows, error_detail, error_message,
-                                fallback_language, label_parts, listed, plain_label, short_name,
+from stol_client.format import (CreditLine, comparison_facts, comparison_rows, error_detail,
+                                error_message, fallback_language, label_parts, listed,
+                                picture_credits, plain_label, readable_link, short_name,
                                 similarity_words, taxon_id)
 
 
@@ -102,3 +103,34 @@ def test_error_messages_are_sentences_with_the_kind():
     assert error_detail(wrong) == "wrong magic bytes"
     assert error_detail(EngineError(-32002, "Not found", {"kind": "taxonNotFound"})) is None
     assert error_detail(EngineExited(1)) is None
+
+
+def test_a_bundled_photographs_credits_name_author_licence_and_source():
+    dog = {"taxonId": 7, "mimeType": "image/jpeg", "width": 160, "height": 120, "packId": "bundled",
+           "credit": "Photo: Hans Kemperman, Wikimedia Commons", "author": "Hans Kemperman",
+           "license": "Public Domain", "depicts": "Canis lupus familiaris",
+           "source": "https://commons.wikimedia.org/wiki/File:German-shepherd-4040871920._(2).jpg"}
+    assert picture_credits(dog) == [
+        CreditLine("", "Photo: Hans Kemperman, Wikimedia Commons"),
+        CreditLine("Licence", "Public Domain"),
+        CreditLine("Source", "commons.wikimedia.org/wiki/File:German-shepherd-4040871920._(2).jpg",
+                   dog["source"]),
+        CreditLine("Shows", "Canis lupus familiaris"),
+    ], "the author is in the credit already; what the photo shows is said when it is another name"
+
+
+def test_a_packs_picture_of_the_genus_says_so_and_names_an_author_the_credit_lacks():
+    image = {"taxonId": 4, "credit": "Drawing: C. Person", "author": "Someone Else",
+             "license": "CC0 1.0", "packId": "big-cats",
+             "fallbackFrom": {"taxonId": 4, "rank": "genus", "scientificName": "Panthera"}}
+    assert [(line.label, line.words) for line in picture_credits(image)] == [
+        ("", "Picture of the genus Panthera"), ("", "Drawing: C. Person"), ("By", "Someone Else"),
+        ("Licence", "CC0 1.0")]
+    assert picture_credits({"credit": ""}) == [CreditLine("Licence", "not given")]
+
+
+def test_a_source_address_reads_as_it_is_typed():
+    assert readable_link("https://commons.wikimedia.org/wiki/File:Spielendes_K%C3%A4tzchen.JPG") \
+        == "commons.wikimedia.org/wiki/File:Spielendes_Kätzchen.JPG"
+    assert readable_link("http://example.org/a%20b") == "example.org/a b"
+    assert readable_link("ftp://x/y") == "ftp://x/y"

@@ -72,6 +72,7 @@ def test_tree_snapshot(snap_compare, kit, data_dir):
             node = await wait_for(pilot, lambda n=node, name=name: find_child(n, name), name)
             node.expand()
         leo = await wait_for(pilot, lambda: find_child(node, "Panthera leo"), "Panthera leo")
+        await wait_for(pilot, lambda: leo.data.marked, "the page's picture marks")
         tree.move_cursor(leo)
         await still(pilot)
 
@@ -83,7 +84,8 @@ def test_search_snapshot(snap_compare, kit, data_dir):
         app = await ready(pilot)
         await pilot.press("f2", *"tige")
         pane = app.query_one(SearchPane)
-        await wait_for(pilot, lambda: pane.shown_query == "tige" and pane.results, "results")
+        await wait_for(pilot, lambda: pane.shown_query == "tige" and pane.results
+                       and pane.pictures is not None, "results")
         await wait_for(pilot, lambda: "Tiger" in plain(app.query_one("#suggestions")),
                        "suggestions")
         app.query_one(DataTable).focus()
@@ -92,19 +94,34 @@ def test_search_snapshot(snap_compare, kit, data_dir):
     assert snap_compare(fixture_app(kit, data_dir), terminal_size=SIZE, run_before=safely(run_before))
 
 
-def test_detail_snapshot(snap_compare, kit, data_dir):
+def detail_of(name: str):
+    """Opens the Detail screen of ``name``, once its relatives and any picture are drawn."""
+
     async def run_before(pilot):
         app = await ready(pilot)
-        app.open_detail(await id_of(app, "Panthera leo"))
+        app.open_detail(await id_of(app, name))
         screen = await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen)
                                 and app.screen.detail and app.screen, "the detail")
         await wait_for(pilot, lambda: screen.query_one("#relatives", OptionList).option_count,
                        "relatives")
-        await wait_for(pilot, lambda: "picture" in plain(screen.query_one("#picture")),
-                       "the picture placeholder")
+        if screen.detail.get("image"):
+            await wait_for(pilot, lambda: "Licence" in plain(screen.query_one("#credits")),
+                           "the picture's credits")
         await still(pilot)
 
-    assert snap_compare(fixture_app(kit, data_dir), terminal_size=SIZE, run_before=safely(run_before))
+    return run_before
+
+
+def test_detail_snapshot(snap_compare, kit, data_dir):
+    """The lion: no photograph ships for it, so no picture box."""
+    assert snap_compare(fixture_app(kit, data_dir), terminal_size=SIZE,
+                        run_before=safely(detail_of("Panthera leo")))
+
+
+def test_detail_with_a_photograph_snapshot(snap_compare, kit, data_dir):
+    """The cat: its bundled photograph in half blocks, its credits under it."""
+    assert snap_compare(fixture_app(kit, data_dir), terminal_size=SIZE,
+                        run_before=safely(detail_of("Felis catus")))
 
 
 def test_compare_snapshot(snap_compare, kit, data_dir):
@@ -125,12 +142,12 @@ def test_compare_snapshot(snap_compare, kit, data_dir):
 def test_favourites_snapshot(snap_compare, kit, data_dir):
     async def run_before(pilot):
         app = await ready(pilot)
-        for name in ("Panthera tigris", "Canis lupus", "Panthera leo"):
+        for name in ("Panthera tigris", "Canis lupus", "Felis catus", "Panthera leo"):
             await app.call("favorites/add", taxonId=await id_of(app, name))
         await pilot.press("f4")
         pane = app.query_one(FavouritesPane)
         pane.query_one("#sort").value = "scientific"
-        await wait_for(pilot, lambda: pane.sort == "scientific" and len(pane.favourites) == 3
+        await wait_for(pilot, lambda: pane.sort == "scientific" and len(pane.favourites) == 4
                        and pane.favourites[0]["scientificName"] == "Canis lupus", "the list")
         pane.query_one(DataTable).focus()
         await still(pilot)

@@ -8,6 +8,7 @@ comparison layout with Rich (``stol_client.tui.styled``); the CLI prints them as
 
 from __future__ import annotations
 
+import urllib.parse
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from .errors import EngineError, EngineExited, EngineNotFound, StolClientError
@@ -27,7 +28,7 @@ CONSERVATION: Dict[str, Tuple[str, str]] = {
 }
 
 #: The ranks offered as filters, from the top of the tree down.
-RANKS = ("domain", "kingdom", "phylum", "class", "order", "family", "genus", "species")
+RANKS = ("domain", "kingdom", "phylum", "class", "order", "family", "genus", "species", "subspecies", "variety")
 
 #: Ranks whose scientific names taxonomists write in italics.
 ITALIC_RANKS = frozenset(("genus", "subgenus", "species", "subspecies", "variety", "form"))
@@ -187,6 +188,53 @@ def short_name(taxon: Dict[str, Any]) -> str:
     return f"{name} ({common})" if common and common != scientific_name(taxon) else name
 
 
+# -- pictures -----------------------------------------------------------------------------------
+
+
+class CreditLine(NamedTuple):
+    """One line of a picture's credits: a label (empty for the credit itself) and the engine's
+    words, with the address to link them to."""
+
+    label: str
+    words: str
+    link: Optional[str] = None
+
+
+def readable_link(url: str) -> str:
+    """An address as a reader would type it: no ``https://``, escapes undone
+    (``commons.wikimedia.org/wiki/File:Spielendes_Kätzchen.JPG``)."""
+    text = urllib.parse.unquote(url)
+    for scheme in ("https://", "http://"):
+        if text.startswith(scheme):
+            return text[len(scheme):]
+    return text
+
+
+def picture_credits(image: Dict[str, Any]) -> List[CreditLine]:
+    """What must be shown with a ``media/image`` answer, in the engine's words: whose picture it
+    is when it is the genus's, the credit (and the author when the credit does not name them),
+    the licence, the source page and what the photo shows when it was matched by another name."""
+    lines: List[CreditLine] = []
+    fallback = image.get("fallbackFrom")
+    if isinstance(fallback, dict):
+        owner = f"{fallback.get('rank') or 'group'} {fallback.get('scientificName') or ''}"
+        lines.append(CreditLine("", f"Picture of the {owner.strip()}"))
+    credit = image.get("credit") or ""
+    if credit:
+        lines.append(CreditLine("", credit))
+    author = image.get("author")
+    if isinstance(author, str) and author and author not in credit:
+        lines.append(CreditLine("By", author))
+    lines.append(CreditLine("Licence", image.get("license") or "not given"))
+    source = image.get("source")
+    if isinstance(source, str) and source:
+        lines.append(CreditLine("Source", readable_link(source), source))
+    depicts = image.get("depicts")
+    if isinstance(depicts, str) and depicts:
+        lines.append(CreditLine("Shows", depicts))
+    return lines
+
+
 # -- comparisons --------------------------------------------------------------------------------
 
 
@@ -276,7 +324,6 @@ def human_bytes(count: Any) -> str:
 KIND_WORDS = {
     "taxonNotFound": "That taxon is not in the active database.",
     "notASpecies": "Relatives can only be found for a species.",
-    "noCommonAncestor": "These two are in different trees of life and share no ancestor.",
     "fileUnreadable": "The file cannot be read (missing, a folder, or not allowed).",
     "fileTooLarge": "The file is too large to import.",
     "notAStolFile": "This is not a .stol database file.",

@@ -1,9 +1,12 @@
 """The Detail screen of one taxon: names by language, traits, references, its lineage as a
-clickable breadcrumb, closest relatives, the favourite toggle and a picture from a media pack."""
+clickable breadcrumb, closest relatives (marked when they have a picture), the favourite toggle
+and its picture (a bundled photograph or one from a media pack) with its credits beside it.
+
+The page is one ``taxon/detail`` call (``include: ["image", "favorite"]``) and, for a species, a
+``compare/relatives`` call and one ``media/image {taxonIds}`` call for the relatives' marks."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
 from typing import Any, Dict, List, Optional, cast
@@ -12,7 +15,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -20,10 +23,41 @@ from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..errors import NotPossible
-from ..format import conservation_words, fallback_language, language_label, short_name
+from ..format import (conservation_words, fallback_language, language_label, picture_credits,
+                      short_name, taxon_id)
 from .base import Browser, browser_of, guarded
-from .picture import half_blocks
-from .styled import scientific, taxon_label
+from .picture import Drawing, draw
+from .picture_marks import picture_mark, pictures_of
+from .styled import credits_text, scientific, taxon_label
+
+#: The tallest picture drawn, in lines (two pixel rows a line); its width is the box's.
+PICTURE_ROWS = 20
+
+
+class PictureView(Static):
+    """A picture drawn in half blocks as wide as the widget is (drawn again when it is resized),
+    or, when it cannot be drawn, why (in yellow)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("", **kwargs)
+        self._data, self._mime_type = b"", ""
+        #: What was drawn last.
+        self.drawing: Optional[Drawing] = None
+
+    def show(self, data: bytes, mime_type: str) -> None:
+        """Draw ``data``, a picture of type ``mime_type``."""
+        self._data, self._mime_type = data, mime_type
+        self._draw()
+
+    def on_resize(self) -> None:
+        if self._data:
+            self._draw()
+
+    def _draw(self) -> None:
+        columns = self.content_size.width or 40  # 0 before the first layout
+        self.drawing = draw(self._data, self._mime_type, columns, PICTURE_ROWS)
+        self.update(self.drawing.picture if self.drawing.picture is not None
+                    else Text(self.drawing.problem or "", style="yellow"))
 
 
 class Lineage(Static, can_focus=True):
@@ -78,8 +112,10 @@ class DetailScreen(Screen):
     DetailScreen #title { margin-top: 1; }
     DetailScreen Lineage { margin: 1 0 0 0; }
     DetailScreen #top { height: auto; margin-top: 1; }
-    DetailScreen #facts { width: 1fr; height: auto; }
-    DetailScreen #picture { width: 44; height: auto; border: round $primary; padding: 0 1; }
+    DetailScreen #facts { width: 1fr; min-width: 38; height: auto; }
+    DetailScreen #picture { width: 1fr; max-width: 68; height: auto; border: round $primary;
+                            padding: 0 1; display: none; }
+    DetailScreen #credits { margin-top: 1; }
     DetailScreen .section { margin-top: 1; text-style: bold; color: $accent; }
     DetailScreen #relatives { height: auto; max-height: 12; }
     """
@@ -109,7 +145,9 @@ class DetailScreen(Screen):
             yield Lineage(id="lineage")
             with Horizontal(id="top"):
                 yield Static("", id="facts")
-                yield Static("", id="picture")
+                with Vertical(id="picture"):
+                    yield PictureView(id="drawing")
+                    yield Static("", id="credits")
             yield Static("Names", classes="section")
             yield Static("", id="names")
             yield Static("Traits", classes="section")
@@ -131,15 +169,14 @@ class DetailScreen(Screen):
     @guarded
     async def load(self) -> None:
         app = self.browser
-        detail, favourite = await asyncio.gather(
-            app.call("taxon/detail", id=self.taxon_id, lang=app.lang),
-            app.call("favorites/contains", taxonId=self.taxon_id))
+        detail = await app.call("taxon/detail", id=self.taxon_id, lang=app.lang,
+                                include=["image", "favorite"], imageSize="thumbnail")
         self.detail = detail
-        self.is_favourite = bool(favourite.get("isFavorite"))
+        self.is_favourite = bool(detail.get("isFavorite"))
         app.note_languages(detail.get("names", {}).keys())
         self._draw()
         self.query_one(Lineage).focus()
-        await asyncio.gather(self._load_relatives(), self._load_picture())
+        await self._load_relatives()
 
     def _draw(self) -> None:
         detail = self.detail or {}
@@ -161,10 +198,11 @@ class DetailScreen(Screen):
         path = list(detail.get("lineage") or []) + [taxon]
         self.query_one(Lineage).show(path)
         self._draw_facts()
+        self._draw_picture()
         self.query_one("#names", Static).update(self._names_text(detail))
         traits = detail.get("traits") or []
         self.query_one("#traits", Static).update(
-            Text("\n").join(Text.assemble((f"{t.get('key')}: ", "bold"), str(t.get("value")) + (f" {t['unit']}" if t.get("unit") else ""))
+            Text("\n").join(Text.assemble((f"{t.get('label') or t.get('key')}: ", "bold"), str(t.get("value")) + (f" {t['unit']}" if t.get("unit") else ""))
                             for t in traits) if traits else Text("No traits recorded.", style="dim"))
         references = detail.get("references") or []
         self.query_one("#references", Static).update(
@@ -219,34 +257,31 @@ class DetailScreen(Screen):
                                              lang=self.browser.lang)
         except NotPossible:
             return
-        for relative in result.get("relatives", []):
-            line = taxon_label(relative, self.browser.lang, show_rank=False)
+        relatives = result.get("relatives", [])
+        pictures = await pictures_of(self.browser, [i for i in map(taxon_id, relatives) if i])
+        for relative in relatives:
+            line = picture_mark(pictures.get(taxon_id(relative) or 0))
+            line.append(" ")
+            line.append_text(taxon_label(relative, self.browser.lang, show_rank=False))
             line.append(f"  {relative.get('distance')} steps apart, both in "
                         f"{relative.get('lca', {}).get('scientificName')}", style="dim")
             options.add_option(Option(line, id=str(relative["taxon"]["id"])))
 
-    async def _load_picture(self) -> None:
-        widget = self.query_one("#picture", Static)
-        image = await self.browser.call("media/image", taxonId=self.taxon_id)
-        if not image:
-            widget.update(Text("No picture.\nInstall a media pack to see one.", style="dim"))
+    def _draw_picture(self) -> None:
+        """The taxon's picture in half blocks with its credits under it; no box at all for a
+        taxon without one. A picture this terminal view cannot draw (a JPEG without Pillow)
+        says what to install, and its credits are shown all the same."""
+        box = self.query_one("#picture", Vertical)
+        image = (self.detail or {}).get("image")
+        box.display = isinstance(image, dict)
+        if not isinstance(image, dict):
             return
         try:
-            data = base64.b64decode(image.get("data", ""), validate=False)
+            data = base64.b64decode(image.get("data") or "", validate=False)
         except (binascii.Error, ValueError):
             data = b""
-        drawing = half_blocks(data, image.get("mimeType", ""), max_columns=40)
-        caption = Text()
-        fallback = image.get("fallbackFrom")
-        if fallback:
-            caption.append("Picture of the genus\n", style="italic")
-        caption.append(f"{image.get('credit', '')} · {image.get('license', '')}", style="dim")
-        if drawing is None:
-            widget.update(Text.assemble(
-                (f"[picture: {image.get('mimeType')}, {image.get('width')}×{image.get('height')}]\n"
-                 "This terminal view cannot draw it.\n", ""), caption))
-        else:
-            widget.update(Text.assemble(drawing, "\n", caption))
+        self.query_one(PictureView).show(data, image.get("mimeType") or "")
+        self.query_one("#credits", Static).update(credits_text(picture_credits(image)))
 
     @on(OptionList.OptionSelected, "#relatives")
     def _relative(self, event: OptionList.OptionSelected) -> None:

@@ -1,5 +1,5 @@
-"""The Favourites tab: the list in one of the engine's three sorts, remove, clear all (after a
-confirmation) and export to a file the user names."""
+"""The Favourites tab: the list in one of the engine's three sorts (those with a picture marked),
+remove, clear all (after a confirmation) and export to a file the user names."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from textual.widgets import Button, DataTable, Select, Static
 
 from .base import EnginePane, guarded
 from .dialogs import ConfirmDialog, FileNameDialog
+from .picture_marks import legend, picture_mark, pictures_of
 from .styled import badge, common, scientific
 
 #: The engine's sorts and what they are called here.
@@ -49,6 +50,8 @@ class FavouritesPane(EnginePane):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.favourites: List[Dict[str, Any]] = []
+        #: The pictures of the favourites on screen, by taxon id.
+        self.pictures: Dict[int, Dict[str, Any]] = {}
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="fav-bar"):
@@ -57,7 +60,7 @@ class FavouritesPane(EnginePane):
             yield Button("Clear all… (c)", id="clear", variant="error")
         yield Static("", id="fav-status")
         table = FavouritesTable(id="favourites-table", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Scientific name", "Common name", "Rank", "Status")
+        table.add_columns(" ", "Scientific name", "Common name", "Rank", "Status")
         yield table
 
     @property
@@ -80,23 +83,31 @@ class FavouritesPane(EnginePane):
     @guarded
     async def load(self) -> None:
         result = await self.browser.call("favorites/list", sort=self.sort, lang=self.browser.lang)
-        self.favourites = result.get("favorites", [])
+        favourites = result.get("favorites", [])
+        self.pictures = await pictures_of(
+            self.browser, [fav["taxonId"] for fav in favourites if fav.get("available")])
+        self.favourites = favourites
         table = self.query_one(FavouritesTable)
         row = table.cursor_row
         table.clear()
         for fav in self.favourites:
             if fav.get("available"):
-                table.add_row(scientific(fav), common(fav, self.browser.lang), fav.get("rank") or "",
+                table.add_row(picture_mark(self.pictures.get(fav["taxonId"])), scientific(fav),
+                              common(fav, self.browser.lang), fav.get("rank") or "",
                               badge(fav.get("conservationStatus")), key=str(fav["taxonId"]))
             else:
-                table.add_row(Text(f"#{fav['taxonId']}", style="dim"),
+                table.add_row(Text(" "), Text(f"#{fav['taxonId']}", style="dim"),
                               Text("not in the active database", style="dim"), "", "",
                               key=str(fav["taxonId"]))
         if self.favourites:
             table.move_cursor(row=min(row, len(self.favourites) - 1))
         count = len(self.favourites)
+        status = Text(f"{count} favourite{'s' if count != 1 else ''}")
+        if self.pictures:
+            status.append("  ·  ", style="dim")
+            status.append_text(legend(self.pictures.values()))
         self.query_one("#fav-status", Static).update(
-            f"{count} favourite{'s' if count != 1 else ''}" if count
+            status if count
             else Text("No favourites yet: press f on a species' Detail screen.", style="dim"))
 
     @on(DataTable.RowSelected, "#favourites-table")

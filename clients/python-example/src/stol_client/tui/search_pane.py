@@ -1,9 +1,10 @@
 """The Search tab: autocomplete while typing, results with their common name in the browser's
-language, rank, status and the name they matched by, and filters.
+language, rank, status, the name they matched by and a mark on those with a picture, and filters.
 
 Every keystroke starts a new search and cancels the one before it (an exclusive worker: the
 awaiting task is cancelled, which makes the client send ``$/cancelRequest``), so a slow answer
-never holds up typing and a stale answer is never shown.
+never holds up typing and a stale answer is never shown. The marks come after the results, from
+one ``media/image {taxonIds}`` call, in the same worker.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from ..errors import EngineExited, StolClientError
 from ..format import CONSERVATION, RANKS, common_name, rank_word, scientific_name
-from .base import EnginePane
+from .base import EnginePane, guarded
+from .picture_marks import legend, picture_mark, pictures_of
 from .styled import badge, common, scientific
 from .suggester import EngineSuggester, suggest_again
 
@@ -47,6 +49,10 @@ class SearchPane(EnginePane):
         self.results: List[Dict[str, Any]] = []
         #: The query whose results are on screen.
         self.shown_query: Optional[str] = None
+        #: The pictures of the results on screen by taxon id, once their marks are drawn.
+        self.pictures: Optional[Dict[int, Dict[str, Any]]] = None
+        #: What the status line says of the results on screen.
+        self.status_line = Text("")
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Search any name: lion, Panthera, Löwe… (typos are fine)",
@@ -59,8 +65,9 @@ class SearchPane(EnginePane):
                          prompt="Any conservation status", id="conservation")
         yield Static("", id="search-status")
         table: DataTable = DataTable(id="results", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Common name", "Scientific name", "Rank", "Status", "Matched by",
-                          "Match")
+        #: The first column: ▣ on the results that have a picture.
+        self.mark_column, *_ = table.add_columns(" ", "Common name", "Scientific name", "Rank",
+                                                  "Status", "Matched by", "Match")
         yield table
 
     def reload(self) -> None:
@@ -130,10 +137,12 @@ class SearchPane(EnginePane):
             status.update("")
             return
         self._fill(query, result.get("results", []), result)
+        await self._mark_pictures()
 
     def _fill(self, query: str, results: List[Dict[str, Any]], answer: Optional[Dict[str, Any]]) -> None:
         self.results = results
         self.shown_query = query
+        self.pictures = None
         table = self.query_one(DataTable)
         table.clear()
         for item in results:
@@ -141,21 +150,36 @@ class SearchPane(EnginePane):
             matched = item.get("matchedName") or ""
             if matched in (common_name(item), scientific_name(item)):
                 matched = ""  # the name it matched is already on the row
-            table.add_row(common(item, self.browser.lang), scientific(item), rank_word(item),
-                          badge(item.get("conservationStatus")), Text(matched),
+            table.add_row(Text(" "), common(item, self.browser.lang), scientific(item),
+                          rank_word(item), badge(item.get("conservationStatus")), Text(matched),
                           Text(kind, style="yellow" if kind == "fuzzy" else "dim"),
                           key=str(item["id"]))
         if answer is None:
             return
-        status = self.query_one("#search-status", Static)
         if not results:
-            status.update(f"Nothing matches “{query}”.")
+            line = Text(f"Nothing matches “{query}”.")
         elif all(item.get("matchType") == "fuzzy" for item in results):
-            status.update(Text(f"No exact match for “{query}”: showing names that look close.",
-                               style="yellow"))
+            line = Text(f"No exact match for “{query}”: showing names that look close.",
+                        style="yellow")
         elif answer.get("fuzzy"):
-            status.update(f"{len(results)} results for “{query}”, with names that look close")
+            line = Text(f"{len(results)} results for “{query}”, with names that look close")
         else:
             more = "+" if answer.get("nextCursor") else ""
             noun = "result" if len(results) == 1 and not more else "results"
-            status.update(f"{len(results)}{more} {noun} for “{query}”")
+            line = Text(f"{len(results)}{more} {noun} for “{query}”")
+        self.status_line = line
+        self.query_one("#search-status", Static).update(line)
+
+    @guarded
+    async def _mark_pictures(self) -> None:
+        """Mark the results that have a picture (one call for the whole list) and add what the
+        mark means to the status line."""
+        ids = [item["id"] for item in self.results]
+        pictures = await pictures_of(self.browser, ids) if ids else {}
+        table = self.query_one(DataTable)
+        for taxon_id, image in pictures.items():
+            table.update_cell(str(taxon_id), self.mark_column, picture_mark(image))
+        self.pictures = pictures
+        if pictures:
+            self.query_one("#search-status", Static).update(
+                Text.assemble(self.status_line, ("  ·  ", "dim"), legend(pictures.values())))

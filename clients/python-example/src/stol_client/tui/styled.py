@@ -1,14 +1,15 @@
 """The shared formatting (:mod:`stol_client.format`) drawn as Rich text for the browser:
-conservation badges, italic scientific names, one-line taxon labels, breadcrumbs and the
-two-branch drawing of a comparison."""
+conservation badges, italic scientific names, one-line taxon labels, breadcrumbs, the two-branch
+drawing of a comparison and a picture's credits."""
 
 from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Optional
 
+from rich.style import Style
 from rich.text import Text
 
-from ..format import (CONSERVATION, comparison_rows, disambiguation_suffix, is_italic,
+from ..format import (CONSERVATION, CreditLine, comparison_rows, disambiguation_suffix, is_italic,
                       label_parts, scientific_name, taxon_of)
 
 
@@ -78,3 +79,16 @@ def comparison_lines(result: Dict[str, Any], lang: Optional[str] = None) -> List
             line.append(f"  {row.mark}", style="bold cyan")
         lines.append(line)
     return lines
+
+
+def credits_text(lines: Iterable[CreditLine]) -> Text:
+    """A picture's credits (:func:`~stol_client.format.picture_credits`), one a line: labels
+    bold, the source page a link (terminals that know links open it on click)."""
+    text = Text()
+    for i, line in enumerate(lines):
+        if i:
+            text.append("\n")
+        if line.label:
+            text.append(f"{line.label}: ", style="bold")
+        text.append(line.words, style=Style(link=line.link, underline=True) if line.link else "")
+    return text

@@ -1,4 +1,5 @@
-"""The Tree tab: the tree of life from its roots down, loading children a page at a time."""
+"""The Tree tab: the tree of life from its roots down, loading children a page at a time, those
+with a picture marked (one ``media/image {taxonIds}`` call a page)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,19 @@ from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
 from .base import EnginePane, browser_of, guarded
+from .picture_marks import picture_mark, pictures_of
 from .styled import breadcrumb, taxon_label
 
 
 @dataclass
 class TaxonRow:
-    """A row of the tree that is a taxon; ``loaded`` once its first page of children was asked."""
+    """A row of the tree that is a taxon; ``loaded`` once its first page of children was asked,
+    ``marked`` once the engine said whether it has a ``picture``."""
 
     taxon: Dict[str, Any]
     loaded: bool = False
+    marked: bool = False
+    picture: Optional[Dict[str, Any]] = None
 
 
 @dataclass
@@ -135,10 +140,8 @@ class TreePane(EnginePane):
         was_on_more = more is not None and tree.cursor_node is more
         if more is not None:
             more.remove()
-        first = None
-        for taxon in result.get("children", []):
-            node = self._add_taxon(parent, taxon)
-            first = first or node
+        added = [self._add_taxon(parent, taxon) for taxon in result.get("children", [])]
+        first = added[0] if added else None
         next_cursor = result.get("nextCursor")
         if next_cursor:
             shown = sum(1 for child in parent.children if isinstance(child.data, TaxonRow))
@@ -146,3 +149,16 @@ class TreePane(EnginePane):
             parent.add_leaf(label, data=MoreRow(next_cursor))
         if was_on_more and first is not None:
             tree.move_cursor(first)
+        await self._mark_pictures(added)
+
+    async def _mark_pictures(self, nodes: List[TreeNode[Row]]) -> None:
+        """Mark the rows of a page whose taxon has a picture."""
+        rows = [(node, node.data) for node in nodes if isinstance(node.data, TaxonRow)]
+        pictures = await pictures_of(self.browser, [row.taxon["id"] for _, row in rows])
+        for node, row in rows:
+            row.picture, row.marked = pictures.get(row.taxon["id"]), True
+            if row.picture:
+                label = taxon_label(row.taxon, self.browser.lang)
+                label.append(" ")
+                label.append_text(picture_mark(row.picture))
+                node.set_label(label)
