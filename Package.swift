@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "STOLJSON", targets: ["STOLJSON"]),
         .library(name: "STOLProtocol", targets: ["STOLProtocol"]),
         .library(name: "STOLRPC", targets: ["STOLRPC"]),
+        .library(name: "STOLClient", targets: ["STOLClient"]),
+        .library(name: "STOLInProcess", targets: ["STOLInProcess"]),
         .library(name: "STOLEngine", targets: ["STOLEngine"]),
         .library(name: "STOLPipeline", targets: ["STOLPipeline"]),
         .executable(name: "stol-engine", targets: ["stol-engine"]),
@@ -57,6 +59,13 @@ let package = Package(
             ] + zlibDependencies,
             resources: [.copy("Resources")]
         ),
+        // The Swift client: typed calls over a spawned engine (Foundation's Process), notifications
+        // as streams, and the specification's §10 service protocols. Links no GRDB and no engine.
+        .target(name: "STOLClient", dependencies: ["STOLSupport", "STOLJSON", "STOLProtocol", "STOLRPC"]),
+        // The engine inside the app's process, for STOLClient where spawning is not allowed (iOS).
+        .target(
+            name: "STOLInProcess",
+            dependencies: ["STOLSupport", "STOLClient", "STOLRPC", "STOLEngine", .product(name: "Logging", package: "swift-log")]),
         // The Model Context Protocol front end (`stol-engine mcp`): read-only tools over the
         // engine's typed method table.
         .target(name: "STOLMCP", dependencies: ["STOLJSON", "STOLProtocol", "STOLRPC", "STOLEngine"]),
@@ -80,12 +89,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the test targets share: the one pipe reader, the one seeded generator, the binary
+        // and its fixtures, and the in-process client.
+        .target(
+            name: "STOLTestSupport",
+            dependencies: [
+                "STOLSupport", "STOLJSON", "STOLProtocol", "STOLRPC", "STOLClient", "STOLInProcess",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "STOLJSONTests", dependencies: ["STOLJSON"]),
+        .testTarget(name: "STOLClientTests", dependencies: ["STOLClient", "STOLInProcess", "STOLProtocol", "STOLJSON", "STOLTestSupport"]),
         .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport"]),
         .testTarget(
             name: "STOLEngineTests",
-            dependencies: ["STOLEngine", "STOLPipeline", "STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport"]),
+            dependencies: ["STOLEngine", "STOLPipeline", "STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport", "STOLClient", "STOLTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport", "STOLTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

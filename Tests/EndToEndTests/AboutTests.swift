@@ -2,6 +2,7 @@ import Foundation
 import STOLRPC
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// `about` over the real binary, on the embedded database and on a fixture.
 @Suite struct AboutTests {

@@ -9,6 +9,7 @@ import STOLJSON
 import Synchronization
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// A client that stops reading stdout for a sustained period while it keeps sending requests
 /// with large answers: the engine stops reading once its output budget is full, its memory stays
@@ -38,7 +39,7 @@ import STOLProtocol
             signal(SIGPIPE, SIG_IGN)
             data = FileManager.default.temporaryDirectory.appendingPathComponent("stol-backpressure-\(UUID().uuidString)")
             process = Process()
-            process.executableURL = EngineProcess.binary
+            process.executableURL = EngineBinary.url
             process.arguments = arguments + ["--data-dir", data.path]
             let input = Pipe(), output = Pipe()
             process.standardInput = input
@@ -125,7 +126,7 @@ import STOLProtocol
         let started = ContinuousClock.now
         let engine = try RawEngine(["--conformance-methods", "--log-level", "error"])
         let pid = engine.process.processIdentifier
-        let bundled = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let bundled = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
         let parents = try ["Aves", "Passeriformes", "Magnoliopsida", "Mammalia"].map { name in
             try #require(Int64(try SQLiteCLI.run(bundled, "SELECT id FROM taxa WHERE scientific_name = '\(name)'", readOnly: true).first ?? ""), "\(name)")
         }

@@ -3,6 +3,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 @Suite(.serialized) struct BrowseTests {
     static let database = Result { try Fixtures.buildDatabase() }
@@ -38,7 +39,7 @@ import STOLProtocol
     @Test func languagesAreCountedFromTheNames() async throws {
         let engine = try EngineProcess()
         let languages = await engine.result("database/languages")?["languages"]?.arrayValue ?? []
-        let embedded = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let embedded = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
         let expected = try SQLiteCLI.run(embedded, """
             SELECT lang || '|' || count(*) || '|' || count(DISTINCT taxon_id) FROM names
             WHERE name_type IN ('common', 'vernacular') GROUP BY lang ORDER BY count(*) DESC, lang
@@ -200,7 +201,7 @@ import STOLProtocol
         try? FileManager.default.removeItem(at: copy)
         try FileManager.default.copyItem(at: source, to: copy)
         _ = try SQLiteCLI.run(copy, "UPDATE schema_version SET version = 99")
-        let run = try EngineProcess.run(["--database", copy.path], stdin: #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n")
+        let run = try EngineBinary.run(["--database", copy.path], stdin: #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n")
         #expect(run.code == 2)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.contains("schema version 99"))
@@ -220,14 +221,14 @@ import STOLProtocol
         try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
         try bad.write(to: source.appendingPathComponent("bad.taxa"), atomically: true, encoding: .utf8)
         let out = source.appendingPathComponent("out.sqlite").path
-        let lenient = try EngineProcess.run(["build-db", "--taxa", source.path, "--out", out, "--quiet"])
+        let lenient = try EngineBinary.run(["build-db", "--taxa", source.path, "--out", out, "--quiet"])
         #expect(lenient.code == 0)
         let lines = Fixtures.taxa.split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(lenient.stderr.contains("bad.taxa:\(lines):"))
         #expect(lenient.stderr.contains("bad.taxa:\(lines + 1):"))
         #expect(lenient.stderr.contains("Wrongus name does not start with its genus"))
         #expect(lenient.stdout.contains("skipped rows 3"))
-        let strict = try EngineProcess.run(["build-db", "--taxa", source.path, "--out", out, "--strict", "--quiet"])
+        let strict = try EngineBinary.run(["build-db", "--taxa", source.path, "--out", out, "--strict", "--quiet"])
         #expect(strict.code != 0)
         #expect(strict.stderr.contains("bad.taxa:\(lines):"))
     }

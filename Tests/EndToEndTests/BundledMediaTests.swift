@@ -3,12 +3,13 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// The photographs that ship with the engine, over the real binary and the embedded database:
 /// each served for its taxon with its credits, in both sizes, by lists of ids; bad sizes and
 /// lists refused; never deletable; counted in the storage report.
 @Suite struct BundledMediaTests {
-    static let folder = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/BundledMedia")
+    static let folder = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/BundledMedia")
 
     struct Photo {
         var file: String

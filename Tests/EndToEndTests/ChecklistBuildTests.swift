@@ -3,19 +3,20 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// `build-db --dwca` and `--coldp` through the real binary, and the databases they make served
 /// over stdio: lineages, synonyms, common names by language, homonyms told apart.
 @Suite(.serialized) struct ChecklistBuildTests {
     static func sharedData(_ path: String) -> URL {
-        EngineProcess.repositoryRoot.appendingPathComponent("../shared/data").appendingPathComponent(path).standardizedFileURL
+        EngineBinary.repositoryRoot.appendingPathComponent("../shared/data").appendingPathComponent(path).standardizedFileURL
     }
 
     static func build(_ arguments: [String], name: String) throws -> (db: URL, stdout: String, stderr: String) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stol-checklist-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let db = dir.appendingPathComponent(name)
-        let run = try EngineProcess.run(["build-db"] + arguments + ["--out", db.path, "--build-date", "2026-01-01", "--top-n", "3"])
+        let run = try EngineBinary.run(["build-db"] + arguments + ["--out", db.path, "--build-date", "2026-01-01", "--top-n", "3"])
         guard run.code == 0 else { throw Fixtures.FixtureError(message: run.stderr) }
         return (db, run.stdout, run.stderr)
     }
@@ -78,7 +79,7 @@ import STOLProtocol
         defer { try? FileManager.default.removeItem(at: dir) }
         try "<archive><core rowType='Taxon'>".write(to: dir.appendingPathComponent("meta.xml"), atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("bad.sqlite")
-        let run = try EngineProcess.run(["build-db", "--dwca", dir.path, "--out", out.path, "--strict"])
+        let run = try EngineBinary.run(["build-db", "--dwca", dir.path, "--out", out.path, "--strict"])
         #expect(run.code != 0)
         #expect(run.stderr.contains("meta.xml:") && run.stderr.contains("malformed XML"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))

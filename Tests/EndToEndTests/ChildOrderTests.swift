@@ -1,6 +1,7 @@
 import Foundation
 import STOLJSON
 import STOLProtocol
+import STOLTestSupport
 import STOLRPC
 import Testing
 

@@ -3,6 +3,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// `compare/*` over the real binary, on the fixture database and on the embedded one.
 @Suite(.serialized) struct CompareTests {

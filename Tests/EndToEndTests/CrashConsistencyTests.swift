@@ -8,6 +8,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// SIGKILL while the engine both imports a signed database and applies a burst of favourites
 /// changes: after every restart the favourites file is intact and holds every acknowledged
@@ -23,7 +24,7 @@ import STOLProtocol
     @Test func killsDuringImportsAndFavouriteBurstsLoseNothing() async throws {
         let started = ContinuousClock.now
         let kit = try ReferenceTests.kit.get()
-        let big = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let big = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
         let bigStol = kit.file("combined-default.stol")
         if !FileManager.default.fileExists(atPath: bigStol.path) { try ReferenceTests.pack(big, key: kit.key, out: bigStol) }
         let candidates: [(stol: URL, database: Data)] = [(kit.stol, try Data(contentsOf: kit.database)), (bigStol, try Data(contentsOf: big))]

@@ -8,6 +8,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// The data directory is the user's: the real binary touches nothing outside it (decoys behind
 /// links and a shared `tmp/` stay byte-identical), keeps every acknowledged favourite in the one
@@ -204,7 +205,7 @@ import STOLProtocol
         let mount = FileManager.default.temporaryDirectory.appendingPathComponent("stol-full-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: mount) }
-        let mounted = try EngineProcess.run(["--version"]).code == 0
+        let mounted = try EngineBinary.run(["--version"]).code == 0
             && Self.shell("mount -t tmpfs -o size=4m tmpfs '\(mount.path)'") == 0
         guard mounted else {
             print("FullDiskTests: skipped, mounting a 4 MiB tmpfs is not allowed here")

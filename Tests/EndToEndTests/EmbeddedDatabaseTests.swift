@@ -3,11 +3,12 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// The database that ships inside the engine: what it covers, that the engine serves it with no
 /// arguments, and that it is exactly what its sources build.
 @Suite(.serialized) struct EmbeddedDatabaseTests {
-    static let shipped = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+    static let shipped = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
 
     /// Runs one query on `file` (the shipped database by default) with the sqlite3 CLI.
     static func query(_ sql: String, _ file: URL = shipped) throws -> [String] {
@@ -105,8 +106,8 @@ import STOLProtocol
     @Test func itIsExactlyWhatItsSourcesBuild() throws {
         let rebuilt = FileManager.default.temporaryDirectory.appendingPathComponent("stol-rebuilt-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: rebuilt) }
-        let source = EngineProcess.repositoryRoot.appendingPathComponent("dataset/default")
-        let run = try EngineProcess.run(["build-db", "--taxa", source.path, "--out", rebuilt.path, "--quiet"])
+        let source = EngineBinary.repositoryRoot.appendingPathComponent("dataset/default")
+        let run = try EngineBinary.run(["build-db", "--taxa", source.path, "--out", rebuilt.path, "--quiet"])
         #expect(run.code == 0, "\(run.stderr)")
         let shippedDump = try Self.query(".dump", Self.shipped)
         let rebuiltDump = try Self.query(".dump", rebuilt)

@@ -8,6 +8,7 @@ import Synchronization
 import STOLRPC
 import STOLJSON
 import STOLProtocol
+import STOLTestSupport
 
 /// The real `stol-engine` binary as a child process, over real pipes.
 final class EngineProcess: Sendable {
@@ -25,22 +26,6 @@ final class EngineProcess: Sendable {
     private let buffers = Buffers()
     private let nextID = Mutex(0)
 
-    /// The binary under test: `$STOL_ENGINE`, or `stol-engine` beside the test bundle.
-    static var binary: URL {
-        if let path = ProcessInfo.processInfo.environment["STOL_ENGINE"] { return URL(fileURLWithPath: path) }
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("stol-engine")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir.deleteLastPathComponent()
-        }
-        return repositoryRoot.appendingPathComponent(".build/debug/stol-engine")
-    }
-
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
     /// Starts the engine with `arguments` (a fresh data directory is added unless one is given).
     init(_ arguments: [String] = [], dataDirectory: URL? = nil) throws {
         // A test writing to an engine that has died must see EPIPE, not die of SIGPIPE.
@@ -49,7 +34,7 @@ final class EngineProcess: Sendable {
         self.dataDirectory = data
         self.ownsDataDirectory = dataDirectory == nil && !arguments.contains("--data-dir")
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = EngineBinary.url
         process.arguments = arguments.contains("--data-dir") ? arguments : arguments + ["--data-dir", data.path]
         let input = Pipe(), output = Pipe(), error = Pipe()
         process.standardInput = input
@@ -159,27 +144,6 @@ final class EngineProcess: Sendable {
     deinit {
         if process.isRunning { process.terminate() }
         if ownsDataDirectory { try? FileManager.default.removeItem(at: dataDirectory) }
-    }
-
-    /// Runs the binary to completion with `arguments`; returns exit code, stdout and stderr.
-    static func run(_ arguments: [String], stdin: String = "") throws -> (code: Int32, stdout: String, stderr: String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stol-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let paths = ["in", "out", "err"].map { dir.appendingPathComponent($0) }
-        try Data(stdin.utf8).write(to: paths[0])
-        for path in paths.dropFirst() { _ = FileManager.default.createFile(atPath: path.path, contents: nil) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.standardInput = try FileHandle(forReadingFrom: paths[0])
-        process.standardOutput = try FileHandle(forWritingTo: paths[1])
-        process.standardError = try FileHandle(forWritingTo: paths[2])
-        try process.run()
-        process.waitUntilExit()
-        let out = try String(contentsOf: paths[1], encoding: .utf8)
-        let err = try String(contentsOf: paths[2], encoding: .utf8)
-        return (process.terminationStatus, out, err)
     }
 }
 

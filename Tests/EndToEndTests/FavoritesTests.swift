@@ -8,6 +8,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// Favourites over the real binary: every method, persistence across restarts, the damaged-file
 /// path, and SIGKILL in the middle of a burst of changes.

@@ -3,6 +3,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 @Suite(.serialized) struct FoundationTests {
     @Test func aSlowRequestIsOvertakenByAFastOne() async throws {
@@ -89,17 +90,17 @@ import STOLProtocol
     }
 
     @Test func versionAndHelp() throws {
-        let version = try EngineProcess.run(["--version"])
+        let version = try EngineBinary.run(["--version"])
         #expect(version.code == 0)
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
-        let help = try EngineProcess.run(["--help"])
+        let help = try EngineBinary.run(["--help"])
         #expect(help.code == 0)
         #expect(help.stdout.contains("build-db"))
     }
 
     @Test func discoverReturnsTheCommittedOpenRPCDocument() async throws {
-        let committed = try Data(contentsOf: EngineProcess.repositoryRoot.appendingPathComponent("protocol/openrpc.json"))
-        let bundled = try Data(contentsOf: EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/openrpc.json"))
+        let committed = try Data(contentsOf: EngineBinary.repositoryRoot.appendingPathComponent("protocol/openrpc.json"))
+        let bundled = try Data(contentsOf: EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/openrpc.json"))
         #expect(committed == bundled, "Sources/STOLEngine/Resources/openrpc.json must be a copy of protocol/openrpc.json")
         let engine = try EngineProcess()
         let served = await engine.result("rpc.discover")

@@ -7,6 +7,7 @@ import Foundation
 import STOLRPC
 import STOLJSON
 import STOLProtocol
+import STOLTestSupport
 
 // A generator of hostile `.stol` and `.stolmedia` files, built byte by byte from the format in
 // protocol/README.md, so every fault is exactly the one named and nothing binary is committed.

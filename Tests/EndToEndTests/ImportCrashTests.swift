@@ -8,6 +8,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// SIGKILL in the middle of imports: after every restart the reference database is exactly the
 /// old one or exactly the new one, never a partial file, and no temporary file survives.
@@ -18,7 +19,7 @@ import STOLProtocol
     @Test func killedImportsLeaveTheOldOrTheNewDatabase() async throws {
         let kit = try ReferenceTests.kit.get()
         // Two signed databases of different sizes: the fixture and the embedded default one.
-        let big = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let big = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
         let bigStol = kit.file("crash-default.stol")
         if !FileManager.default.fileExists(atPath: bigStol.path) { try ReferenceTests.pack(big, key: kit.key, out: bigStol) }
         let candidates: [(stol: URL, database: Data)] = [(kit.stol, try Data(contentsOf: kit.database)), (bigStol, try Data(contentsOf: big))]

@@ -8,6 +8,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// Many thousands of mixed requests in flight while the reference database is switched on and
 /// off: every request is answered exactly once, every answer is one the database it could have
@@ -125,7 +126,7 @@ import STOLProtocol
     @Test func mixedRequestsWhileSwitchingAreAnsweredOnceAndCorrectly() async throws {
         let started = ContinuousClock.now
         let kit = try ReferenceTests.kit.get()
-        let bundled = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let bundled = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
         // Favourites: taxa in both databases, only in the bundled one, only in the fixture, in neither.
         let shared = try Self.ids(kit.database, "SELECT id FROM taxa WHERE scientific_name IN ('Panthera leo', 'Panthera tigris', 'Felis catus', 'Canis lupus', 'Rosa canina', 'Escherichia coli', 'Felidae', 'Animalia') ORDER BY id")
         let fixtureOnly = try Self.ids(kit.database, "SELECT id FROM taxa WHERE scientific_name LIKE 'Testus species0%' ORDER BY id").prefix(6)

@@ -3,6 +3,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// Minimal valid PNGs written in code: RGB, 8 bits, one stored (uncompressed) deflate block.
 enum TestPNG {
@@ -75,7 +76,7 @@ enum TestPNG {
     static func packMedia(_ kit: Kit, manifest: String, id: String, name: String = "Test pack", version: String = "1", key: URL? = nil, out: URL) throws -> (code: Int32, stdout: String, stderr: String) {
         let csv = kit.file("manifest-\(UUID().uuidString).csv")
         try manifest.write(to: csv, atomically: true, encoding: .utf8)
-        return try EngineProcess.run(["pack-media", "--images", kit.file("images").path, "--manifest", csv.path, "--id", id, "--name", name,
+        return try EngineBinary.run(["pack-media", "--images", kit.file("images").path, "--manifest", csv.path, "--id", id, "--name", name,
                                       "--pack-version", version, "--key", (key ?? kit.key).path, "--out", out.path])
     }
 
@@ -85,9 +86,9 @@ enum TestPNG {
         let images = dir.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
         let key = dir.appendingPathComponent("test.key"), otherKey = dir.appendingPathComponent("other.key")
-        let keygen = try EngineProcess.run(["keygen", "--out", key.path])
+        let keygen = try EngineBinary.run(["keygen", "--out", key.path])
         guard keygen.code == 0 else { throw Fixtures.FixtureError(message: keygen.stderr) }
-        _ = try EngineProcess.run(["keygen", "--out", otherKey.path])
+        _ = try EngineBinary.run(["keygen", "--out", otherKey.path])
         let png = ["leo-small.png": TestPNG.make(width: 4, height: 3, color: (200, 150, 50)),
                    "leo-big.png": TestPNG.make(width: 16, height: 12, color: (210, 160, 60)),
                    "panthera.png": TestPNG.make(width: 8, height: 8, color: (10, 20, 30))]
@@ -206,7 +207,7 @@ enum TestPNG {
 
         // A signed taxonomy database is not a media pack, and the reverse.
         let stol = kit.file("db.stol")
-        let pack = try EngineProcess.run(["pack", "--db", kit.database.path, "--key", kit.key.path, "--out", stol.path])
+        let pack = try EngineBinary.run(["pack", "--db", kit.database.path, "--key", kit.key.path, "--out", stol.path])
         #expect(pack.code == 0, "\(pack.stderr)")
         expectError(await importPack(engine, stol), code: -32021, kind: "notAStolFile")
         expectError(await engine.call("database/import", .object(["path": .string(kit.pack.path)])), code: -32020, kind: "notAStolFile")

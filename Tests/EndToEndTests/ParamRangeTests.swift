@@ -1,6 +1,7 @@
 import Foundation
 import STOLJSON
 import STOLProtocol
+import STOLTestSupport
 import STOLRPC
 import Testing
 
@@ -27,7 +28,7 @@ import Testing
 
     /// Every integer param of `openrpc.json` with a `minimum` and a `maximum`, nested ones too.
     static func bounds() throws -> [Bound] {
-        let document = try JSONParser.parse([UInt8](try Data(contentsOf: EngineProcess.repositoryRoot.appendingPathComponent("protocol/openrpc.json"))))
+        let document = try JSONParser.parse([UInt8](try Data(contentsOf: EngineBinary.repositoryRoot.appendingPathComponent("protocol/openrpc.json"))))
         var out: [Bound] = []
         func visit(_ method: String, _ path: [String], _ schema: JSONValue) {
             if let items = schema["items"] { visit(method, path + ["*"], items) }

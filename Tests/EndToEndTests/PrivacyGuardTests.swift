@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// The engine is offline by design: these tests fail if the built binary links or calls any
 /// networking API.
@@ -67,7 +68,7 @@ import STOLProtocol
     }
 
     @Test func theEngineBinaryNeitherLinksNorCallsNetworkingAPIs() throws {
-        let binary = EngineProcess.binary
+        let binary = EngineBinary.url
         #expect(FileManager.default.isExecutableFile(atPath: binary.path), "build the engine first: \(binary.path)")
         let inspection = try Self.inspect(binary)
         // The inspection itself must have worked, or an empty finding list proves nothing.

@@ -3,6 +3,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// The signed reference database over the real binary: the CLI tools, import with progress,
 /// switching and delete, every error kind with a crafted file, cancellation, restart recovery,
@@ -26,11 +27,11 @@ import STOLProtocol
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stol-ref-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let key = dir.appendingPathComponent("test.key"), otherKey = dir.appendingPathComponent("other.key")
-        let keygen = try EngineProcess.run(["keygen", "--out", key.path])
+        let keygen = try EngineBinary.run(["keygen", "--out", key.path])
         guard keygen.code == 0 else { throw Fixtures.FixtureError(message: keygen.stderr) }
-        _ = try EngineProcess.run(["keygen", "--out", otherKey.path])
+        _ = try EngineBinary.run(["keygen", "--out", otherKey.path])
         let stol = dir.appendingPathComponent("fixture.stol")
-        let pack = try EngineProcess.run(["pack", "--db", database.path, "--key", key.path, "--out", stol.path])
+        let pack = try EngineBinary.run(["pack", "--db", database.path, "--key", key.path, "--out", stol.path])
         guard pack.code == 0 else { throw Fixtures.FixtureError(message: pack.stderr) }
         let count = try Int(SQLiteCLI.run(database, "SELECT count(*) FROM taxa").first ?? "") ?? 0
         return Kit(dir: dir, database: database, key: key, publicKey: keygen.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -47,7 +48,7 @@ import STOLProtocol
 
     /// Packs `database` with `key` (unchecked: any bytes, header schema 1 unless given).
     static func pack(_ database: URL, key: URL, out: URL, unchecked: Bool = false, level: Int = 6) throws {
-        let run = try EngineProcess.run(["pack", "--db", database.path, "--key", key.path, "--out", out.path, "--level", "\(level)"] + (unchecked ? ["--unchecked"] : []))
+        let run = try EngineBinary.run(["pack", "--db", database.path, "--key", key.path, "--out", out.path, "--level", "\(level)"] + (unchecked ? ["--unchecked"] : []))
         guard run.code == 0 else { throw Fixtures.FixtureError(message: run.stderr) }
     }
 
@@ -129,15 +130,15 @@ import STOLProtocol
         #expect(kit.publicKey.count == 64 && kit.publicKey.allSatisfy(\.isHexDigit))
         let mode = try FileManager.default.attributesOfItem(atPath: kit.key.path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
-        let again = try EngineProcess.run(["keygen", "--out", kit.key.path])
+        let again = try EngineBinary.run(["keygen", "--out", kit.key.path])
         #expect(again.code != 0, "keygen must not overwrite a key")
 
-        let valid = try EngineProcess.run(["verify", kit.stol.path, "--trusted-key", kit.publicKey])
+        let valid = try EngineBinary.run(["verify", kit.stol.path, "--trusted-key", kit.publicKey])
         #expect(valid.code == 0, "\(valid.stdout)\(valid.stderr)")
         for check in ["ok: magic", "ok: payload sha256", "ok: signature", "ok: integrity_check", "valid"] {
             #expect(valid.stdout.contains(check), "\(check) in \(valid.stdout)")
         }
-        let untrusted = try EngineProcess.run(["verify", kit.stol.path])
+        let untrusted = try EngineBinary.run(["verify", kit.stol.path])
         #expect(untrusted.code == 1)
         #expect(untrusted.stdout.contains("signatureInvalid"), "\(untrusted.stdout)")
 
@@ -145,7 +146,7 @@ import STOLProtocol
         bytes[0] = 0x58
         let bad = kit.file("cli-bad-magic.stol")
         try bytes.write(to: bad)
-        let wrong = try EngineProcess.run(["verify", bad.path, "--trusted-key", kit.publicKey])
+        let wrong = try EngineBinary.run(["verify", bad.path, "--trusted-key", kit.publicKey])
         #expect(wrong.code == 1)
         #expect(wrong.stdout.contains("notAStolFile"), "\(wrong.stdout)")
     }
@@ -506,12 +507,12 @@ import STOLProtocol
 
     @Test func realMammalsAndBirdsStolImportsAndBrowses() async throws {
         let kit = try Self.kit.get()
-        let shared = EngineProcess.repositoryRoot.appendingPathComponent("../shared/data").standardizedFileURL
+        let shared = EngineBinary.repositoryRoot.appendingPathComponent("../shared/data").standardizedFileURL
         let mdd = shared.appendingPathComponent("mdd/MDD_v2.1_6801species.csv.gz")
         let avilist = shared.appendingPathComponent("avilist/AviList-v2025-extended.csv.gz")
         try #require(FileManager.default.fileExists(atPath: mdd.path) && FileManager.default.fileExists(atPath: avilist.path))
         let database = kit.file("animals.sqlite")
-        let build = try EngineProcess.run(["build-db", "--mdd", mdd.path, "--avilist", avilist.path, "--top-n", "3", "--out", database.path, "--quiet"])
+        let build = try EngineBinary.run(["build-db", "--mdd", mdd.path, "--avilist", avilist.path, "--top-n", "3", "--out", database.path, "--quiet"])
         try #require(build.code == 0, "\(build.stderr)")
         let stol = kit.file("animals.stol")
         try Self.pack(database, key: kit.key, out: stol)

@@ -3,6 +3,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// Tiers, inflections, compounds, accents, filters, listing, cursors and autocomplete of
 /// `search/query` and `search/autocomplete`, over the real binary on the embedded database.

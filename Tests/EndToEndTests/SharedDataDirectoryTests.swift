@@ -8,6 +8,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// Several engines on one data directory (issue 21): favourites written by any engine are seen by
 /// all and announced to every client unasked; imports, switches and deletes take turns through a
@@ -184,7 +185,7 @@ import STOLProtocol
         for n in [0, 1] { await Self.expectFollows(engines[n], source: "reference", taxaCount: kit.taxaCount, "engine \(n) after activate") }
 
         // A taxon only the reference has, read (and so kept in the taxon cache) by the others.
-        let embedded = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let embedded = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
         let bundledIDs = Set(try SQLiteCLI.run(embedded, "SELECT id FROM taxa"))
         let onlyInReference = try #require(try SQLiteCLI.run(kit.database, "SELECT id FROM taxa ORDER BY id").first { !bundledIDs.contains($0) }.flatMap(Int64.init))
         for n in [1, 2] { #expect(await engines[n].result("taxon/get", .object(["id": .integer(onlyInReference)]))?["id"] == .integer(onlyInReference)) }

@@ -1,6 +1,7 @@
 import Foundation
 import STOLJSON
 import STOLProtocol
+import STOLTestSupport
 import STOLRPC
 import Testing
 
@@ -180,7 +181,7 @@ import Testing
 
     static func build(_ arguments: [String], in workspace: Workspace, name: String = "out.sqlite") throws -> (db: String, stdout: String, stderr: String) {
         let db = workspace.path(name)
-        let run = try EngineProcess.run(["build-db"] + arguments + ["--out", db, "--build-date", "2026-01-01", "--top-n", "5"])
+        let run = try EngineBinary.run(["build-db"] + arguments + ["--out", db, "--build-date", "2026-01-01", "--top-n", "5"])
         guard run.code == 0 else { throw Fixtures.FixtureError(message: run.stderr) }
         return (db, run.stdout, run.stderr)
     }
@@ -316,12 +317,12 @@ import Testing
 
         for (file, expected) in [(badLine, "bad-line.tsv:3: lang 'English'"), (mislabelled, "mislabelled.tsv:1: unknown column 'language'")] {
             let out = workspace.path("strict.sqlite")
-            let strict = try EngineProcess.run(["build-db", "--taxa", workspace.path("taxa"), "--descriptions", file.path, "--out", out, "--strict", "--quiet"])
+            let strict = try EngineBinary.run(["build-db", "--taxa", workspace.path("taxa"), "--descriptions", file.path, "--out", out, "--strict", "--quiet"])
             #expect(strict.code != 0)
             #expect(strict.stderr.contains(expected), "\(strict.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
-        let withoutNCBI = try EngineProcess.run(["build-db", "--taxa", workspace.path("taxa"), "--wikipedia", badLine.path, "--out", workspace.path("x.sqlite")])
+        let withoutNCBI = try EngineBinary.run(["build-db", "--taxa", workspace.path("taxa"), "--wikipedia", badLine.path, "--out", workspace.path("x.sqlite")])
         #expect(withoutNCBI.code != 0 && withoutNCBI.stderr.contains("--wikipedia keys its texts by NCBI tax id"))
     }
 

@@ -8,6 +8,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// How the real binary ends: SIGTERM, SIGINT and SIGHUP stop it gracefully (an import in flight
 /// is cancelled and answered, its temporary files removed, favourites left whole on disk, exit
@@ -192,7 +193,7 @@ import STOLProtocol
         // A non-interactive shell gives background jobs /dev/null as stdin unless told otherwise:
         // fd 3 keeps the test's pipe, so the engine does not simply see end of input.
         let script = #"exec 3<&0; "$1" --parent-pid $$ --data-dir "$2" <&3 2>/dev/null & echo $!; exit 0"#
-        let shell = try UnreapedChild(["/bin/sh", "-c", script, "sh", EngineProcess.binary.path, data.path], stdin: input[0], stdout: output[1])
+        let shell = try UnreapedChild(["/bin/sh", "-c", script, "sh", EngineBinary.url.path, data.path], stdin: input[0], stdout: output[1])
         defer { shell.reap() }
         close(input[0])
         close(output[1])

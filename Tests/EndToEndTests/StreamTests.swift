@@ -8,6 +8,7 @@ import STOLRPC
 import STOLJSON
 import Testing
 import STOLProtocol
+import STOLTestSupport
 
 /// The engine at the ends of its pipes: a client that stops reading, and one that goes away.
 @Suite(.serialized) struct StreamTests {
@@ -15,7 +16,7 @@ import STOLProtocol
     func spawn(_ arguments: [String]) throws -> (Process, FileHandle, FileHandle) {
         signal(SIGPIPE, SIG_IGN)
         let process = Process()
-        process.executableURL = EngineProcess.binary
+        process.executableURL = EngineBinary.url
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("stol-stream-\(UUID().uuidString)")
         process.arguments = arguments + ["--data-dir", data.path, "--log-level", "error"]
         let input = Pipe(), output = Pipe()

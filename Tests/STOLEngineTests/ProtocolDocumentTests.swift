@@ -4,7 +4,9 @@ import STOLRPC
 import STOLJSON
 import Testing
 @testable import STOLEngine
+import STOLClient
 import STOLProtocol
+import STOLTestSupport
 
 /// protocol/openrpc.json must describe exactly the methods the engine serves.
 @Suite struct ProtocolDocumentTests {
@@ -115,7 +117,7 @@ import STOLProtocol
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stol-doc-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let engine = try Engine(configuration: .init(dataDirectory: directory), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let client = InProcessClient(engine.methods())
+        let client = InProcessClient.serving { engine.methods() }
         let document = try JSONParser.parse(try EngineInfo.openRPCDocument())
         func species(_ name: String) async throws -> TaxonID {
             try #require(try await client.send(SearchQueryRequest(query: name, rank: .species)).results.first?.id)
@@ -143,11 +145,12 @@ import STOLProtocol
         ]
         for request in calls {
             let name = type(of: request).method
-            let result = try await client.call(request)
+            let result = try await client.send(method: name, params: try JSONEncoding.value(of: request))
             let method = try #require(document["methods"]?.arrayValue?.first { $0["name"]?.stringValue == name })
             let undocumented = SchemaKeys.undocumented(in: result, schema: method["result"]?["schema"] ?? .object([]), document: document)
             #expect(undocumented.isEmpty, "\(name) answers keys its result schema does not document: \(undocumented)")
         }
+        await client.shutdown()
         await engine.close()
     }
 }

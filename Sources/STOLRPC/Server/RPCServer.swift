@@ -45,20 +45,23 @@ public final class RPCServer: Sendable {
     let exitContinuation: AsyncStream<Int32>.Continuation
     let output: OutputWriter
     let inputFD: Int32
+    let ownsInput: Bool
     /// One slot per running request; the reader thread waits for a free one.
     let slots: DispatchSemaphore
     /// What the writer thread calls when the client closes stdout (set once `self` exists).
     let onBrokenPipe = Locked<(@Sendable () -> Void)?>(nil)
     let session = Locked<SessionControls?>(nil)
 
-    /// Creates a server reading requests from `input` and writing messages to `output`.
-    public init(methods: MethodTable, options: Options, input: Int32, output: Int32, logger: Logger) {
+    /// Creates a server reading requests from `input` and writing messages to `output`; with
+    /// `ownsInput` it closes `input` once it has read it to the end (a pipe made for it).
+    public init(methods: MethodTable, options: Options, input: Int32, output: Int32, logger: Logger, ownsInput: Bool = false) {
         var table = options.dialect.standardLifecycle ? LifecycleMethods.table(options.identity) : MethodTable()
         table.merge(methods)
         self.methods = table
         self.options = options
         self.logger = logger
         self.inputFD = input
+        self.ownsInput = ownsInput
         self.slots = DispatchSemaphore(value: max(1, options.limits.maxRunningRequests))
         (exitCodes, exitContinuation) = AsyncStream.makeStream(of: Int32.self)
         let brokenPipe = onBrokenPipe
@@ -75,7 +78,7 @@ public final class RPCServer: Sendable {
     /// Every request read before the end is answered (or cancelled and answered -32800) first.
     public func run() async -> Int32 {
         if let pid = options.parentProcessID { watchParent(pid) }
-        let reader = InputReader(fd: inputFD, maxLineBytes: options.limits.maxMessageBytes)
+        let reader = InputReader(fd: inputFD, maxLineBytes: options.limits.maxMessageBytes, closesAtEnd: ownsInput)
         let output = self.output
         let budget = options.limits.outputBudgetBytes
         reader.start(

@@ -1,11 +1,10 @@
 import Foundation
-import STOLProtocol
 
 /// Small taxonomy sources the tests write, built into databases with the real `build-db`.
-enum Fixtures {
+public enum Fixtures {
     /// A tree with every rank, names in several languages, synonyms, traits, references, and a
     /// genus of 25 species for paging.
-    static let taxa = """
+    public static let taxa = """
         domain Eukaryota
           name en Eukaryotes
         kingdom Animalia
@@ -85,7 +84,7 @@ enum Fixtures {
         """
 
     /// Writes `text` as a `.taxa` source plus dataset.info, builds it, and returns the database.
-    static func buildDatabase(_ text: String = taxa, extraArguments: [String] = []) throws -> URL {
+    public static func buildDatabase(_ text: String = taxa, extraArguments: [String] = []) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stol-fixture-\(UUID().uuidString)")
         let source = dir.appendingPathComponent("source")
         try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
@@ -93,10 +92,38 @@ enum Fixtures {
         try "name: Fixture\nversion: 1\nlicense: CC0\nattribution: tests\nbuild_date: 2026-01-01\n"
             .write(to: source.appendingPathComponent("dataset.info"), atomically: true, encoding: .utf8)
         let db = dir.appendingPathComponent("fixture.sqlite")
-        let run = try EngineProcess.run(["build-db", "--taxa", source.path, "--out", db.path, "--quiet"] + extraArguments)
+        let run = try EngineBinary.run(["build-db", "--taxa", source.path, "--out", db.path, "--quiet"] + extraArguments)
         guard run.code == 0 else { throw FixtureError(message: run.stderr) }
         return db
     }
 
-    struct FixtureError: Error { var message: String }
+    /// A fixture the binary could not build, with its stderr.
+    public struct FixtureError: Error {
+        public var message: String
+        public init(message: String) { self.message = message }
+    }
+}
+
+extension Fixtures {
+    /// A fixture database packed into a `.stol` signed with a fresh test key; engines trust it
+    /// with `--trusted-key publicKey`.
+    public struct SignedDatabase: Sendable {
+        public var database: URL
+        public var stol: URL
+        public var key: URL
+        /// The key's public half, hex, for `--trusted-key`.
+        public var publicKey: String
+    }
+
+    /// Builds `text` and packs it with a new key.
+    public static func signedDatabase(_ text: String = taxa) throws -> SignedDatabase {
+        let database = try buildDatabase(text)
+        let dir = database.deletingLastPathComponent()
+        let key = dir.appendingPathComponent("test.key"), stol = dir.appendingPathComponent("fixture.stol")
+        let keygen = try EngineBinary.run(["keygen", "--out", key.path])
+        guard keygen.code == 0 else { throw FixtureError(message: keygen.stderr) }
+        let pack = try EngineBinary.run(["pack", "--db", database.path, "--key", key.path, "--out", stol.path])
+        guard pack.code == 0 else { throw FixtureError(message: pack.stderr) }
+        return SignedDatabase(database: database, stol: stol, key: key, publicKey: keygen.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 }
