@@ -103,6 +103,7 @@ let package = Package(
         .testTarget(
             name: "STOLEngineTests",
             dependencies: ["STOLEngine", "STOLPipeline", "STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport", "STOLClient", "STOLTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "STOLMCPTests", dependencies: ["STOLMCP", "STOLEngine", "STOLJSON", "STOLTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport", "STOLTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,8 +5,14 @@ import STOLJSON
 /// self-contained (its `#/components/schemas/…` references point into `$defs`).
 enum MCPOutputSchema {
     /// The result schema of JSON-RPC method `method`, self-contained.
+    /// A result that is only a reference to a component (`{"$ref": "#/components/schemas/X"}`) is
+    /// replaced by that component, since MCP wants an output schema of `type` object at its top.
     static func result(of method: String, in document: JSONValue) -> JSONValue {
-        let schema = document["methods"]?.arrayValue?.first { $0["name"]?.stringValue == method }?["result"]?["schema"] ?? .object([])
+        var schema = document["methods"]?.arrayValue?.first { $0["name"]?.stringValue == method }?["result"]?["schema"] ?? .object([])
+        if let ref = schema["$ref"]?.stringValue, ref.hasPrefix("#/components/schemas/"),
+           let component = document["components"]?["schemas"]?[String(ref.dropFirst("#/components/schemas/".count))] {
+            schema = component
+        }
         return selfContained(schema, document: document)
     }
 

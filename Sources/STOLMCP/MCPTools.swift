@@ -57,9 +57,10 @@ enum MCPTools {
                 query: query, rank: try arguments.named(Rank.self, "rank"), conservation: try arguments.string("conservation").map { ConservationFilter([$0]) },
                 lang: try arguments.language(), limit: try arguments.integer("limit", default: 10, range: 1...50))
             let found = try await table.call(request, context: context)
+            let quoted = ToolText.quoted(query)
             let text = found.results.isEmpty
-                ? "No taxon matches \"\(query)\"."
-                : "\(found.results.count) of \(found.total) taxa matching \"\(query)\": " + found.results.prefix(10).map(Summary.line).joined(separator: "; ")
+                ? "No taxon matches \(quoted)."
+                : "\(found.results.count) of \(found.total) taxa matching \(quoted): " + found.results.prefix(10).map(Summary.line).joined(separator: "; ")
             return try MCPToolOutput(found, text: text)
         }
     }
@@ -138,7 +139,7 @@ enum MCPTools {
                 text += "lowest common ancestor \(Summary.line(comparison.lca)), "
             }
             text += "taxonomic distance \(comparison.taxonomicDistance)."
-            text += " " + comparison.sharedCladeDescription + "."
+            text += " " + Summary.sharedClade(comparison) + "."
             return try MCPToolOutput(comparison, text: text)
         }
     }
@@ -194,9 +195,11 @@ enum MCPTools {
             ])
         ) { _, context in
             let info = try await table.call(DatabaseInfoRequest(), context: context)
-            var text = "\(info.dataset.name ?? "Unnamed dataset")\(info.dataset.version.map { " \($0)" } ?? ""): \(info.taxaCount) taxa (\(info.source.rawValue) database)."
-            if let license = info.dataset.license { text += " License: \(license)." }
-            if let attribution = info.dataset.attribution { text += " \(attribution)" }
+            var text = "Dataset \(ToolText.quoted(info.dataset.name ?? "Unnamed dataset"))"
+            if let version = info.dataset.version { text += ", version \(ToolText.quoted(version))" }
+            text += ": \(info.taxaCount) taxa (\(info.source.rawValue) database)."
+            if let license = info.dataset.license { text += " License: \(ToolText.quoted(license))." }
+            if let attribution = info.dataset.attribution { text += " Attribution: \(ToolText.quoted(attribution))." }
             let summary = DatabaseSummary(source: info.source, schemaVersion: info.schemaVersion, taxaCount: info.taxaCount, dataset: info.dataset)
             return try MCPToolOutput(summary, text: text)
         }

@@ -22,14 +22,14 @@ enum TaxonReference: Sendable, Equatable {
             if let id = Self.memberOfOneLineage(exact) { return id }
             if exact.count > 1 {
                 throw MCPToolError(
-                    message: "\"\(name)\" names \(exact.count) taxa; ask which one is meant, then call again with its id: "
+                    message: "\(ToolText.quoted(name)) names \(exact.count) taxa; ask which one is meant, then call again with its id: "
                         + exact.map(Self.describe).joined(separator: "; "),
                     detail: .object(["reason": "ambiguous", "query": .string(name), "candidates": .array(exact.map(Self.candidate))]))
             }
             let close = Array(found.results.prefix(5))
             let hint = close.isEmpty ? "nothing close either" : "closest: " + close.map(Self.describe).joined(separator: "; ")
             throw MCPToolError(
-                message: "No taxon is named \"\(name)\" in this database (\(hint)).",
+                message: "No taxon is named \(ToolText.quoted(name)) in this database (\(hint)).",
                 detail: .object(["reason": "unknown", "query": .string(name), "candidates": .array(close.map(Self.candidate))]))
         }
     }
@@ -50,11 +50,13 @@ enum TaxonReference: Sendable, Equatable {
         return lowest.flatMap { level($0) == Rank.species.level ? $0.id : nil }
     }
 
-    /// `Panthera leo (species), id 123, "Lion"`, or `Morus (genus in Aves), id 456` for a homonym.
+    /// `"Panthera leo" (species), id 123, "Lion"`, or `"Morus (genus in Aves)", id 456` for a
+    /// homonym; names are quoted strings (`ToolText`).
     private static func describe(_ result: SearchResult) -> String {
-        var text = result.disambiguation?.display ?? result.scientificName + (result.rank.map { " (\($0.rawValue))" } ?? "")
+        var text = result.disambiguation.map { ToolText.quoted($0.display) }
+            ?? ToolText.quoted(result.scientificName) + (result.rank.map { " (\($0.rawValue))" } ?? "")
         text += ", id \(result.id)"
-        if let common = result.preferredCommonName { text += ", \"\(common)\"" }
+        if let common = result.preferredCommonName { text += ", \(ToolText.quoted(common))" }
         return text
     }
 

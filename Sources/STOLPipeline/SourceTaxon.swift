@@ -113,14 +113,22 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(file):\(line)" }
 }
 
-/// A problem with a source row. Reported with its location; the row is skipped or the build fails.
+/// A problem with a source row. Reported with its location; the row is skipped (or repaired,
+/// when `rows` is 0) or the build fails.
 public struct SourceIssue: Error, Sendable, Equatable, CustomStringConvertible {
     public var location: SourceLocation?
     public var message: String
+    /// What kind of problem it is, for the build's summary.
+    public var kind: Kind
+    /// How many source rows it left out: 1 for a skipped row, 0 for a break that was repaired,
+    /// more for one issue that stands for many rows (a subtree dropped with its root).
+    public var rows: Int
 
-    public init(_ message: String, at location: SourceLocation?) {
+    public init(_ message: String, at location: SourceLocation?, kind: Kind = .badRow, rows: Int = 1) {
         self.message = message
         self.location = location
+        self.kind = kind
+        self.rows = rows
     }
 
     public var description: String { location.map { "\($0): \(message)" } ?? message }
@@ -129,7 +137,11 @@ public struct SourceIssue: Error, Sendable, Equatable, CustomStringConvertible {
 /// What an importer produced: taxa in source order, plus the rows it had to skip.
 public struct ImportResult: Sendable {
     public var taxa: [SourceTaxon] = []
-    public var skipped: [SourceIssue] = []
+    /// The issues the importer met: rows it skipped and breaks it repaired.
+    public var skipped = SourceIssues()
+    /// Rows read from the source's tables of taxa, synonyms and names (0 when the importer does
+    /// not count them: the build then takes its taxa and skipped rows instead).
+    public var rowsRead = 0
     /// Files read, for the dataset's credits.
     public var sourceFiles: [String] = []
     /// Required attributions of the sources (CC BY datasets must be credited).

@@ -20,10 +20,28 @@ public struct TaxonomyAssembler {
         public var ids: [Int64]
         /// Index into `taxa` of each taxon's parent, or -1.
         public var parentIndex: [Int32]
-        public var issues: [SourceIssue]
+        public var issues: SourceIssues
+        /// What became of each source's rows, in the order the results were given.
+        public var sources: [SourceTally] = []
 
         /// No taxa: what a holder keeps once it has handed its taxa on.
-        public static let none = Assembled(taxa: [], ids: [], parentIndex: [], issues: [])
+        public static let none = Assembled(taxa: [], ids: [], parentIndex: [], issues: SourceIssues())
+    }
+
+    /// What became of one source's rows: how many were read, skipped and kept.
+    public struct SourceTally: Sendable, Equatable {
+        /// Rows the importer read (when it does not count them: its taxa and skipped rows).
+        public var rowsRead = 0
+        /// Rows the importer skipped, plus its taxa the assembler dropped (a missing parent, a
+        /// cycle, an ancestor dropped).
+        public var rowsSkipped = 0
+        /// Taxa of this source kept (a taxon that several sources declare counts for each).
+        public var taxaKept = 0
+        /// Kept taxa whose status is accepted (not doubtful).
+        public var acceptedKept = 0
+
+        /// The share of the rows read that were skipped, 0…1.
+        public var skippedShare: Double { rowsRead == 0 ? (rowsSkipped > 0 ? 1 : 0) : min(1, Double(rowsSkipped) / Double(rowsRead)) }
     }
 
     public var policy: Policy
@@ -33,7 +51,8 @@ public struct TaxonomyAssembler {
     }
 
     public func assemble(_ results: [ImportResult]) throws(SourceIssue) -> Assembled {
-        var issues: [SourceIssue] = results.flatMap(\.skipped)
+        var issues = SourceIssues()
+        for result in results { issues += result.skipped }
         if policy == .fail, let first = issues.first { throw first }
 
         // 1. Merge by key, keeping first-seen order.
@@ -42,15 +61,25 @@ public struct TaxonomyAssembler {
         index.reserveCapacity(total)
         var taxa: [SourceTaxon] = []
         taxa.reserveCapacity(total)
-        for result in results {
+        /// The result each merged taxon was first declared by, and the later declarations merged into it.
+        var declaredBy: [Int32] = []
+        declaredBy.reserveCapacity(total)
+        var declaredAgain: [(taxon: Int32, result: Int32)] = []
+        var skippedBy = [Int](repeating: 0, count: results.count)
+        for (r, result) in results.enumerated() {
             for taxon in result.taxa {
                 guard let existing = index[taxon.key] else {
                     index[taxon.key] = taxa.count
                     taxa.append(taxon)
+                    declaredBy.append(Int32(r))
                     continue
                 }
+                // A taxon declared again under another parent is left out; other conflicts keep the first value.
+                let leftOut = taxa[existing].parentKey != taxon.parentKey
+                if !leftOut { declaredAgain.append((Int32(existing), Int32(r))) }
                 if let problem = Self.merge(taxon, into: &taxa[existing]) {
-                    let issue = SourceIssue(problem, at: taxon.origin)
+                    let issue = SourceIssue(problem, at: taxon.origin, kind: .conflict, rows: leftOut ? 1 : 0)
+                    if leftOut { skippedBy[r] += 1 }
                     if policy == .fail { throw issue }
                     issues.append(issue)
                 }
@@ -65,8 +94,9 @@ public struct TaxonomyAssembler {
             if let p = index[parentKey], p != i {
                 parentIndex[i] = Int32(p)
             } else {
-                let what = index[parentKey] == i ? "is its own parent" : "has a parent that does not exist (\(parentKey))"
-                let issue = SourceIssue("\(taxon.scientificName) \(what)", at: taxon.origin)
+                let own = index[parentKey] == i
+                let what = own ? "is its own parent" : "has a parent that does not exist (\(parentKey))"
+                let issue = SourceIssue("\(taxon.scientificName) \(what)", at: taxon.origin, kind: own ? .ownParent : .missingParent)
                 if policy == .fail { throw issue }
                 issues.append(issue)
                 keep[i] = false
@@ -83,15 +113,17 @@ public struct TaxonomyAssembler {
                 node = Int(parentIndex[node])
             }
             if node >= 0, state[node] == 1 {
-                let issue = SourceIssue("\(taxa[node].scientificName) is on a parent cycle", at: taxa[node].origin)
+                var cycle: [Int] = []
+                var c = node
+                repeat {
+                    cycle.append(c)
+                    c = Int(parentIndex[c])
+                } while c != node
+                let issue = SourceIssue("\(taxa[node].scientificName) is on a parent cycle", at: taxa[node].origin, kind: .parentCycle, rows: cycle.count)
                 if policy == .fail { throw issue }
                 issues.append(issue)
                 // Break the cycle: every node of the cycle is dropped.
-                var c = node
-                repeat {
-                    keep[c] = false
-                    c = Int(parentIndex[c])
-                } while c != node
+                for c in cycle { keep[c] = false }
             }
             for p in path { state[p] = 2 }
         }
@@ -117,9 +149,23 @@ public struct TaxonomyAssembler {
         if dropped > 0 {
             let explicit = keep.lazy.filter { !$0 }.count
             if dropped > explicit {
-                issues.append(SourceIssue("\(dropped - explicit) more rows dropped because an ancestor was dropped", at: nil))
+                issues.append(SourceIssue("\(dropped - explicit) more rows dropped because an ancestor was dropped", at: nil, kind: .droppedWithAncestor, rows: dropped - explicit))
             }
         }
+        var sources = results.enumerated().map { r, result in
+            SourceTally(rowsRead: result.rowsRead > 0 ? result.rowsRead : result.taxa.count + result.skipped.rowsSkipped,
+                        rowsSkipped: result.skipped.rowsSkipped + skippedBy[r])
+        }
+        func tally(_ i: Int, for r: Int) {
+            if resolved[i] == 1 {
+                sources[r].taxaKept += 1
+                if taxa[i].status == .accepted { sources[r].acceptedKept += 1 }
+            } else {
+                sources[r].rowsSkipped += 1
+            }
+        }
+        for i in taxa.indices { tally(i, for: Int(declaredBy[i])) }
+        for (i, r) in declaredAgain { tally(Int(i), for: Int(r)) }
 
         // 4. Compact (when something was dropped) and assign ids.
         var kept = taxa, keptParents = parentIndex
@@ -160,7 +206,7 @@ public struct TaxonomyAssembler {
             used[id] = i
             ids[i] = id
         }
-        return Assembled(taxa: kept, ids: ids, parentIndex: keptParents, issues: issues)
+        return Assembled(taxa: kept, ids: ids, parentIndex: keptParents, issues: issues, sources: sources)
     }
 
     /// Folds `other` into `target`; returns a description of a conflict, if any.

@@ -35,9 +35,11 @@ import STOLTestSupport
         private let stdinFD: Int32
         private let state = State()
 
-        init(_ arguments: [String]) throws {
+        /// Starts the engine with `arguments` on `dataDirectory` (a fresh one by default); the
+        /// data directory is removed when the engine is released.
+        init(_ arguments: [String], dataDirectory: URL? = nil) throws {
             signal(SIGPIPE, SIG_IGN)
-            data = FileManager.default.temporaryDirectory.appendingPathComponent("stol-backpressure-\(UUID().uuidString)")
+            data = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stol-backpressure-\(UUID().uuidString)")
             process = Process()
             process.executableURL = EngineBinary.url
             process.arguments = arguments + ["--data-dir", data.path]
@@ -294,20 +296,7 @@ import STOLTestSupport
         engine.sendInBackground(stream)
         // Wait until the running searches have ended (no CPU used for 1 s; slow on a debug build),
         // then watch 3 s more: with intake paused nothing else may happen.
-        func cpuTicks() -> Int {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ") ?? []
-            return stat.count > 15 ? (Int(stat[13]) ?? 0) + (Int(stat[14]) ?? 0) : 0
-        }
-        let started = ContinuousClock.now
-        var quietSince = ContinuousClock.now
-        var ticks = cpuTicks()
-        while ContinuousClock.now - quietSince < .seconds(1), ContinuousClock.now - started < .seconds(90) {
-            try await Task.sleep(for: .milliseconds(250))
-            let now = cpuTicks()
-            if now != ticks { quietSince = ContinuousClock.now }
-            ticks = now
-        }
-        let settled = ContinuousClock.now - started
+        let settled = try await ProcessCPU.waitUntilIdle(pid, timeout: .seconds(90))
         let settledKiB = try #require(ProcessMemory.read(pid)).rss
         try await Task.sleep(for: .seconds(3))
         let laterKiB = try #require(ProcessMemory.read(pid)).rss

@@ -161,6 +161,30 @@ enum ProcessMemory {
     }
 }
 
+/// CPU time a process has used, from `/proc/PID/stat` (Linux only).
+enum ProcessCPU {
+    /// User and system time in clock ticks; 0 when unreadable.
+    static func ticks(_ pid: Int32) -> Int {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ") ?? []
+        return stat.count > 15 ? (Int(stat[13]) ?? 0) + (Int(stat[14]) ?? 0) : 0
+    }
+
+    /// Waits until the process has used no CPU for `quiet` (what it could run has run), or
+    /// `timeout` has passed; returns how long that took.
+    static func waitUntilIdle(_ pid: Int32, quiet: Duration = .seconds(1), timeout: Duration) async throws -> Duration {
+        let started = ContinuousClock.now
+        var quietSince = ContinuousClock.now
+        var last = ticks(pid)
+        while ContinuousClock.now - quietSince < quiet, ContinuousClock.now - started < timeout {
+            try await Task.sleep(for: .milliseconds(250))
+            let now = ticks(pid)
+            if now != last { quietSince = ContinuousClock.now }
+            last = now
+        }
+        return ContinuousClock.now - started
+    }
+}
+
 /// Samples a process's VmRSS on a thread of its own every `interval`, so a test sees the memory
 /// curve while it is busy elsewhere (VmHWM alone gives the peak, not when it happened).
 final class MemorySampler: Sendable {

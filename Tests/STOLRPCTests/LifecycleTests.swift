@@ -135,6 +135,36 @@ import STOLSupport
         #expect(await h.next()?.arrayValue?.count == 3)
     }
 
+    /// A batch keeps its answers only up to `maxBatchAnswerBytes`: the answers that do not fit get
+    /// a typed error with their own ids, a notification in it still runs, and the next batch
+    /// starts with the whole bound again.
+    @Test func aBatchKeepsItsAnswersUpToItsBoundAndRefusesTheRest() async throws {
+        let ran = Locked(0)
+        var methods = MethodTable.conformanceMethods()
+        methods.on("test/count") { (_: JSONValue, _) in
+            ran.withLock { $0 += 1 }
+            return EmptyResponse()
+        }
+        // Each `get_data` answer is 45 bytes (46 with a two-digit id): four fit in 200, five do not.
+        let h = ServerHarness(methods: methods) { $0.limits.maxBatchAnswerBytes = 200 }
+        var entries = (1...10).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"get_data"}"# }
+        entries.append(#"{"jsonrpc":"2.0","method":"test/count"}"#)
+        h.send("[" + entries.joined(separator: ",") + "]")
+        let responses = try #require(await h.next()?.arrayValue)
+        #expect(Set(responses.compactMap { $0["id"]?.int64Value }) == Set(1...10))
+        let results = responses.filter { $0["result"] != nil }
+        let refused = responses.filter { $0["error"]?["data"]?["kind"] == "batchAnswerTooLarge" }
+        #expect(results.count == 4)
+        #expect(refused.count == 6)
+        for error in refused {
+            #expect(error["error"]?["code"] == .number("-32003"))
+            #expect(error["error"]?["data"]?["limit"] == .number("200"))
+        }
+        #expect(ran.withLock { $0 } == 1)
+        h.send("[" + entries.prefix(4).joined(separator: ",") + "]")
+        #expect(await h.next()?.arrayValue?.filter { $0["result"] != nil }.count == 4)
+    }
+
     /// A process that has exited but is not reaped yet (a zombie) counts as gone.
     @Test func aZombieParentCountsAsGone() throws {
         var pid: pid_t = 0

@@ -93,7 +93,7 @@ def test_a_real_client_asks_what_a_lion_is_how_it_relates_to_a_tiger_and_its_clo
 
             lineage = await client.call_tool("get_lineage", {"taxon": "tiger"})
             assert [t["scientificName"] for t in lineage.structured_content["ancestors"]][0] == "Eukaryota"
-            assert lineage.content[0].text.endswith('Panthera tigris "Tiger"')
+            assert lineage.content[0].text.endswith('"Panthera tigris" "Tiger"')
 
             info = await client.call_tool("database_info", {})
             assert info.structured_content["source"] == "bundled"

@@ -43,7 +43,8 @@ public struct AviListImporter {
         var builder = ChecklistBuilder(file: fileName)
         let classKey = builder.impliedLineage(className: "Aves")
         var subspecies = 0
-        while let record = try reader.next() {
+        while let record = try reader.next(file: fileName, issues: &builder.result.skipped) {
+            builder.result.rowsRead += 1
             let location = SourceLocation(file: fileName, line: record.line)
             func value(_ index: Int?) -> String { record.trimmed(index) }
             let rank = value(rankColumn).lowercased()

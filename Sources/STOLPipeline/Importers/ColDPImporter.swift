@@ -30,74 +30,78 @@ public struct ColDPImporter: ChecklistArchiveFormat {
                 others.append(entry)
             }
         }
-        var rows: [NameUsageRow] = []
+        var table = NameUsageTable()
         if let entry = tables["nameusage"] {
-            try read(entry, in: archive, issues: &result.skipped) { record, header, location in
+            try read(entry, in: archive, issues: &result.skipped) { record, header, location, issues in
                 var row = Self.nameFields(record, header, location: location)
                 row.id = record.trimmed(header.index(of: "ID"))
                 let parent = record.trimmed(header.index(of: "parentID"))
                 let status = NameUsageTree.status(row.status, hasAcceptedPointer: false)
                 if status == .synonym || status == .misapplied { row.acceptedID = parent } else { row.parentID = parent }
-                rows.append(row)
+                table.add(row, issues: &issues)
             }
         } else if let nameEntry = tables["name"], let taxonEntry = tables["taxon"] {
             var names: [String: NameUsageRow] = [:]
-            try read(nameEntry, in: archive, issues: &result.skipped) { record, header, location in
+            try read(nameEntry, in: archive, issues: &result.skipped) { record, header, location, _ in
                 let id = record.trimmed(header.index(of: "ID"))
                 if names[id] == nil { names[id] = Self.nameFields(record, header, location: location) }
             }
-            func named(_ nameID: String, _ location: SourceLocation, issues: inout [SourceIssue]) -> NameUsageRow? {
+            func named(_ nameID: String, _ location: SourceLocation, issues: inout SourceIssues) -> NameUsageRow? {
                 guard var row = names[nameID] else {
-                    issues.append(SourceIssue("nameID \(nameID) is not in \(archive.describe(nameEntry)); row skipped", at: location))
+                    issues.append(SourceIssue("nameID \(nameID) is not in \(archive.describe(nameEntry)); row skipped", at: location, kind: .danglingPointer))
                     return nil
                 }
                 row.location = location
                 row.status = ""
                 return row
             }
-            var issues: [SourceIssue] = []
-            try read(taxonEntry, in: archive, issues: &result.skipped) { record, header, location in
+            try read(taxonEntry, in: archive, issues: &result.skipped) { record, header, location, issues in
                 guard var row = named(record.trimmed(header.index(of: "nameID")), location, issues: &issues) else { return }
                 row.id = record.trimmed(header.index(of: "ID"))
                 row.parentID = record.trimmed(header.index(of: "parentID"))
                 let provisional = ["true", "1", "yes"].contains(record.trimmed(header.index(of: "provisional")).lowercased())
                 let status = record.trimmed(header.index(of: "status"))
                 row.status = provisional ? "provisionally accepted" : (status.isEmpty ? "accepted" : status)
-                rows.append(row)
+                table.add(row, issues: &issues)
             }
             if let synonymEntry = tables["synonym"] {
-                try read(synonymEntry, in: archive, issues: &result.skipped) { record, header, location in
+                try read(synonymEntry, in: archive, issues: &result.skipped) { record, header, location, issues in
                     guard var row = named(record.trimmed(header.index(of: "nameID")), location, issues: &issues) else { return }
                     let id = record.trimmed(header.index(of: "ID"))
                     row.id = "synonym " + (id.isEmpty ? "\(location)" : id)
                     row.acceptedID = record.trimmed(header.index(of: "taxonID"))
                     let status = record.trimmed(header.index(of: "status"))
                     row.status = status.isEmpty ? "synonym" : status
-                    rows.append(row)
+                    table.add(row, issues: &issues)
                 }
             }
-            result.skipped += issues
         } else {
-            result.skipped.append(SourceIssue("no NameUsage table, nor Name and Taxon tables; the package is skipped", at: SourceLocation(file: packageName, line: 0)))
+            result.skipped.append(SourceIssue("no NameUsage table, nor Name and Taxon tables; the package is skipped", at: SourceLocation(file: packageName, line: 0), kind: .unreadableSource))
             return Output(result: result, counts: counts)
         }
 
+        result.rowsRead = table.rowsRead
         var vernaculars: [VernacularRow] = []
         if let entry = tables["vernacularname"] {
-            try read(entry, in: archive, issues: &result.skipped) { record, header, location in
+            let vernacularRows = try read(entry, in: archive, issues: &result.skipped) { record, header, location, issues in
                 let preferred = ["true", "1", "yes"].contains(record.trimmed(header.index(of: "preferred")).lowercased())
-                vernaculars.append(VernacularRow(
+                let row = VernacularRow(
                     taxonID: record.trimmed(header.index(of: "taxonID")), name: record.trimmed(header.index(of: "name")),
-                    language: record.trimmed(header.index(of: "language")), isPreferred: preferred, location: location))
+                    language: record.trimmed(header.index(of: "language")), isPreferred: preferred, location: location)
+                // Only names of rows the table kept are held.
+                guard table.contains(id: row.taxonID) else {
+                    if !row.name.isEmpty { issues.append(NameUsageTree.danglingName(row)) }
+                    return
+                }
+                vernaculars.append(row)
             }
+            result.rowsRead += vernacularRows
         }
         for entry in others {
-            var n = 0
-            try read(entry, in: archive, issues: &result.skipped) { _, _, _ in n += 1 }
-            counts.skippedTables[entry, default: 0] += n
+            counts.skippedTables[entry, default: 0] += try read(entry, in: archive, issues: &result.skipped) { _, _, _, _ in }
         }
 
-        let built = NameUsageTree(namespace: "coldp|" + packageName).build(rows, vernaculars: vernaculars, result: &result)
+        let built = NameUsageTree(namespace: "coldp|" + packageName).build(table, vernaculars: vernaculars, result: &result)
         let skippedTables = counts.skippedTables
         counts = built
         counts.skippedTables = skippedTables
@@ -132,24 +136,37 @@ public struct ColDPImporter: ChecklistArchiveFormat {
         return row
     }
 
-    /// Calls `body` for each record of `entry` after its header; a malformed file ends with an issue.
+    /// Calls `body` for each record of `entry` after its header, with `issues` for what it finds;
+    /// a malformed file ends with an issue. Returns how many records there were.
+    @discardableResult
     func read(
-        _ entry: String, in archive: ChecklistArchive, issues: inout [SourceIssue],
-        _ body: (DelimitedReader.Record, DelimitedHeader, SourceLocation) throws -> Void
-    ) throws {
+        _ entry: String, in archive: ChecklistArchive, issues: inout SourceIssues,
+        _ body: (DelimitedReader.Record, DelimitedHeader, SourceLocation, inout SourceIssues) throws -> Void
+    ) throws -> Int {
         let file = archive.describe(entry)
         let format: DelimitedReader.Format = entry.lowercased().hasSuffix(".csv") ? .csv : .tsv
         let reader = DelimitedReader(LineReader(try archive.open(entry)), format: format)
-        guard let first = try DwCAImporter.next(reader, file: file, issues: &issues) else { return }
+        // The header names the columns: one over the length limits costs the whole file.
+        let headerLine: DelimitedReader.Record?
+        do {
+            headerLine = try reader.next()
+        } catch let error as DelimitedError {
+            issues.append(SourceIssue("header: \(error.skippedRecordProblem); the file is skipped", at: SourceLocation(file: file, line: 1), kind: .unreadableSource))
+            return 0
+        }
+        guard let first = headerLine else { return 0 }
         var headerRecord = first
         headerRecord.fields = first.fields.map { field in
             guard let colon = field.firstIndex(of: ":") else { return field }
             return String(field[field.index(after: colon)...])
         }
         let header = DelimitedHeader(headerRecord)
+        var records = 0
         while let record = try DwCAImporter.next(reader, file: file, issues: &issues) {
-            try body(record, header, SourceLocation(file: file, line: record.line))
+            records += 1
+            try body(record, header, SourceLocation(file: file, line: record.line), &issues)
         }
+        return records
     }
 
     /// The package title in `metadata.yaml`, for the credits.

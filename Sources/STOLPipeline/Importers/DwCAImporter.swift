@@ -26,7 +26,7 @@ public struct DwCAImporter: ChecklistArchiveFormat {
         var counts = ChecklistCounts()
         // meta.xml at the top, or in the one folder the archive was zipped from.
         guard let metaEntry = archive.find("meta.xml") ?? archive.entries.first(where: { $0.split(separator: "/").count == 2 && $0.lowercased().hasSuffix("/meta.xml") }) else {
-            result.skipped.append(SourceIssue("meta.xml is missing; the archive is skipped", at: SourceLocation(file: archiveName, line: 0)))
+            result.skipped.append(SourceIssue("meta.xml is missing; the archive is skipped", at: SourceLocation(file: archiveName, line: 0), kind: .unreadableSource))
             return Output(result: result, counts: counts)
         }
         let base = metaEntry.contains("/") ? String(metaEntry[...metaEntry.lastIndex(of: "/")!]) : ""
@@ -34,22 +34,23 @@ public struct DwCAImporter: ChecklistArchiveFormat {
         do {
             meta = try DwCAMeta.parse(try archive.read(metaEntry), file: archive.describe(metaEntry))
         } catch let issue as SourceIssue {
-            result.skipped.append(SourceIssue(issue.message + "; the archive is skipped", at: issue.location))
+            result.skipped.append(SourceIssue(issue.message + "; the archive is skipped", at: issue.location, kind: .unreadableSource))
             return Output(result: result, counts: counts)
         }
         if let title = Self.emlTitle(archive, base: base) { result.credits = [title] }
         guard meta.core.rowType.caseInsensitiveCompare("Taxon") == .orderedSame else {
-            result.skipped.append(SourceIssue("the core's rowType is \(meta.core.rowType), not Taxon; the archive is skipped", at: SourceLocation(file: archive.describe(metaEntry), line: 0)))
+            result.skipped.append(SourceIssue("the core's rowType is \(meta.core.rowType), not Taxon; the archive is skipped", at: SourceLocation(file: archive.describe(metaEntry), line: 0), kind: .unreadableSource))
             return Output(result: result, counts: counts)
         }
         let core: (entry: String, source: any ByteSource)
         do {
             core = try open(meta.core, in: archive, base: base)
         } catch let issue as SourceIssue {
-            result.skipped.append(SourceIssue(issue.message + "; the archive is skipped", at: issue.location))
+            result.skipped.append(SourceIssue(issue.message + "; the archive is skipped", at: issue.location, kind: .unreadableSource))
             return Output(result: result, counts: counts)
         }
-        let rows = try readCore(core.source, spec: meta.core, file: archive.describe(core.entry), issues: &result.skipped)
+        let table = try readCore(core.source, spec: meta.core, file: archive.describe(core.entry), issues: &result.skipped)
+        result.rowsRead = table.rowsRead
 
         var vernaculars: [VernacularRow] = []
         for ext in meta.extensions {
@@ -58,16 +59,17 @@ public struct DwCAImporter: ChecklistArchiveFormat {
             do {
                 opened = try open(ext, in: archive, base: base)
             } catch let issue as SourceIssue {
-                result.skipped.append(SourceIssue(issue.message + "; the extension is skipped", at: issue.location))
+                result.skipped.append(SourceIssue(issue.message + "; the extension is skipped", at: issue.location, kind: .unreadableSource))
                 continue
             }
             let file = archive.describe(opened.entry)
             let reader = DelimitedReader(LineReader(opened.source), format: ext.format)
             var rowCount = 0
-            for _ in 0..<ext.headerLines { _ = try reader.next() }
+            try Self.skipHeader(ext.headerLines, of: reader)
             while let record = try Self.next(reader, file: file, issues: &result.skipped) {
                 rowCount += 1
                 guard isVernacular else { continue }
+                result.rowsRead += 1
                 func value(_ term: String) -> String { Self.value(record, term, ext) }
                 let taxonID = ext.idIndex.map { record.trimmed($0) } ?? ""
                 guard !taxonID.isEmpty else {
@@ -75,33 +77,33 @@ public struct DwCAImporter: ChecklistArchiveFormat {
                     continue
                 }
                 let preferred = ["true", "1", "yes", "t"].contains(value("isPreferredName").lowercased())
-                vernaculars.append(VernacularRow(
+                let row = VernacularRow(
                     taxonID: taxonID, name: value("vernacularName"), language: value("language"), isPreferred: preferred,
-                    location: SourceLocation(file: file, line: record.line)))
+                    location: SourceLocation(file: file, line: record.line))
+                // Only names of rows the core kept are held.
+                guard table.contains(id: taxonID) else {
+                    if !row.name.trimmingCharacters(in: .whitespaces).isEmpty { result.skipped.append(NameUsageTree.danglingName(row)) }
+                    continue
+                }
+                vernaculars.append(row)
             }
             if !isVernacular { counts.skippedTables[ext.rowType, default: 0] += rowCount }
         }
 
         let tree = NameUsageTree(namespace: "dwca|" + archiveName)
-        let built = tree.build(rows, vernaculars: vernaculars, result: &result)
-        counts.taxa = built.taxa
-        counts.belowSpecies = built.belowSpecies
-        counts.folded = built.folded
-        counts.created = built.created
-        counts.synonyms = built.synonyms
-        counts.misapplied = built.misapplied
-        counts.synonymsOfDropped = built.synonymsOfDropped
-        counts.commonNames = built.commonNames
+        let skippedTables = counts.skippedTables
+        counts = tree.build(table, vernaculars: vernaculars, result: &result)
+        counts.skippedTables = skippedTables
         if result.credits.isEmpty { result.credits = ["\(archiveName) (Darwin Core Archive)"] }
         return Output(result: result, counts: counts)
     }
 
-    /// The rows of the core file.
-    func readCore(_ source: any ByteSource, spec: DwCAMeta.FileSpec, file: String, issues: inout [SourceIssue]) throws -> [NameUsageRow] {
+    /// The rows of the core file, each id once.
+    func readCore(_ source: any ByteSource, spec: DwCAMeta.FileSpec, file: String, issues: inout SourceIssues) throws -> NameUsageTable {
         let reader = DelimitedReader(LineReader(source), format: spec.format)
-        for _ in 0..<spec.headerLines { _ = try reader.next() }
+        try Self.skipHeader(spec.headerLines, of: reader)
         let classificationTerms: [(String, Rank)] = [("kingdom", .kingdom), ("phylum", .phylum), ("class", .class), ("order", .order), ("family", .family), ("genus", .genus)]
-        var rows: [NameUsageRow] = []
+        var table = NameUsageTable()
         while let record = try Self.next(reader, file: file, issues: &issues) {
             func value(_ term: String) -> String { Self.value(record, term, spec) }
             var row = NameUsageRow(location: SourceLocation(file: file, line: record.line))
@@ -122,19 +124,30 @@ public struct DwCAImporter: ChecklistArchiveFormat {
                 let name = value(term)
                 if !name.isEmpty { row.classification.append((rank, name)) }
             }
-            rows.append(row)
+            table.add(row, issues: &issues)
         }
-        if rows.isEmpty { issues.append(SourceIssue("the core file has no rows", at: SourceLocation(file: file, line: 0))) }
-        return rows
+        if table.rowsRead == 0 { issues.append(SourceIssue("the core file has no rows", at: SourceLocation(file: file, line: 0), kind: .unreadableSource, rows: 0)) }
+        return table
     }
 
-    /// The next record; a malformed one (an unclosed quote, a runaway record) ends the file with
-    /// an issue naming the file and line.
-    static func next(_ reader: DelimitedReader, file: String, issues: inout [SourceIssue]) throws -> DelimitedReader.Record? {
+    /// Reads past `lines` header lines, whatever their length (their text is never used).
+    static func skipHeader(_ lines: Int, of reader: DelimitedReader) throws {
+        for _ in 0..<lines {
+            do {
+                _ = try reader.next()
+            } catch let error as DelimitedError where error.skippedRecordLine != nil {
+                continue
+            }
+        }
+    }
+
+    /// The next record. One over the length limits is reported and skipped; a malformed one (an
+    /// unclosed quote, a runaway record) ends the file with an issue naming the file and line.
+    static func next(_ reader: DelimitedReader, file: String, issues: inout SourceIssues) throws -> DelimitedReader.Record? {
         do {
-            return try reader.next()
+            return try reader.next(file: file, issues: &issues)
         } catch let error as DelimitedError {
-            issues.append(SourceIssue("\(error); the rest of the file is skipped", at: SourceLocation(file: file, line: 0)))
+            issues.append(SourceIssue("\(error); the rest of the file is skipped", at: SourceLocation(file: file, line: 0), kind: .unreadableSource))
             return nil
         }
     }

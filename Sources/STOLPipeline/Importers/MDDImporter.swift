@@ -35,7 +35,8 @@ public struct MDDImporter {
 
         var builder = ChecklistBuilder(file: fileName)
         let classKey = builder.impliedLineage(className: "Mammalia")
-        while let record = try reader.next() {
+        while let record = try reader.next(file: fileName, issues: &builder.result.skipped) {
+            builder.result.rowsRead += 1
             let location = SourceLocation(file: fileName, line: record.line)
             func value(_ index: Int?) -> String {
                 let text = record.trimmed(index)

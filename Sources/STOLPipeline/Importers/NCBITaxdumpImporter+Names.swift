@@ -19,7 +19,7 @@ extension NCBITaxdumpImporter {
         /// Common names and synonyms.
         var others: [(taxID: Int64, name: SourceName)] = []
         /// Malformed lines.
-        var issues: [SourceIssue] = []
+        var issues = SourceIssues()
     }
 
     /// Lines of `names.dmp` in a batch: enough that handing batches over costs nothing, few enough

@@ -50,7 +50,7 @@ public struct NCBITaxdumpImporter {
         let nodesURL = try Self.locate("nodes.dmp", in: directory)
         let namesURL = try Self.locate("names.dmp", in: directory)
         let nodesFile = nodesURL.lastPathComponent, namesFile = namesURL.lastPathComponent
-        var issues: [SourceIssue] = []
+        var issues = SourceIssues()
         // names.dmp is read on a thread of its own while this one reads nodes.dmp, and handed over
         // in batches.
         let namesReading = NameTableReading(namesURL, dropPlaceholders: dropPlaceholders, batchLines: batchLines)
@@ -80,7 +80,7 @@ public struct NCBITaxdumpImporter {
                 continue
             }
             guard indexOf[taxID] == nil else {
-                issues.append(SourceIssue("duplicate tax id \(taxID); node skipped", at: location))
+                issues.append(SourceIssue("duplicate tax id \(taxID); node skipped", at: location, kind: .duplicateID))
                 continue
             }
             indexOf.set(Int32(taxIDs.count), for: taxID)
@@ -102,7 +102,7 @@ public struct NCBITaxdumpImporter {
         let speciesLevel = Int8(Rank.species.level)
         let tree = NodeTree(taxIDs: taxIDs, parentIDs: parentIDs, levels: levels, indexOf: indexOf, speciesLevel: speciesLevel)
         let cycleIssues = tree.cycles.map { node in
-            SourceIssue("tax id \(taxIDs[Int(node)]) is on a parent cycle; its nodes are skipped", at: SourceLocation(file: nodesFile, line: Int(lines[Int(node)])))
+            SourceIssue("tax id \(taxIDs[Int(node)]) is on a parent cycle; its nodes are skipped", at: SourceLocation(file: nodesFile, line: Int(lines[Int(node)])), kind: .parentCycle)
         }
 
         // 3. Names, batch by batch as they are read: the scientific name of every node
@@ -192,9 +192,10 @@ public struct NCBITaxdumpImporter {
             return taxon
         }
         for (k, node) in keptNodes.enumerated() where scientific[Int(node)].isEmpty {
-            issues.append(SourceIssue("tax id \(taxIDs[Int(node)]) has no scientific name in \(namesFile)", at: result.taxa[k].origin))
+            issues.append(SourceIssue("tax id \(taxIDs[Int(node)]) has no scientific name in \(namesFile)", at: result.taxa[k].origin, kind: .noName, rows: 0))
         }
         result.skipped = issues
+        result.rowsRead = nodes.lineNumber
         result.sourceFiles = [nodesFile, namesFile]
         result.credits = [credit]
         return Output(result: result, foldedNodes: folded, droppedBelowSpecies: dropped, keptBelowSpecies: keptBelow, placeholders: placeholders)

@@ -56,6 +56,9 @@ public struct ChecklistCounts: Sendable, Equatable {
     public var synonymsOfDropped = 0
     /// Common names attached.
     public var commonNames = 0
+    /// Rows in or leading into a loop of synonyms, kept as accepted because their own status does
+    /// not say synonym.
+    public var keptFromLoops = 0
     /// Rows of extensions or tables a taxonomy does not use, by row type or file.
     public var skippedTables: [String: Int] = [:]
 
@@ -70,6 +73,7 @@ public struct ChecklistCounts: Sendable, Equatable {
         if created > 0 { parts.append("\(created) higher taxa created from classification columns") }
         if misapplied > 0 { parts.append("\(misapplied) misapplied names kept as synonyms") }
         if synonymsOfDropped > 0 { parts.append("\(synonymsOfDropped) synonyms of dropped names left out") }
+        if keptFromLoops > 0 { parts.append("\(keptFromLoops) rows of synonym loops kept as accepted") }
         for (table, rows) in skippedTables.sorted(by: { $0.key < $1.key }) { parts.append("\(table): \(rows) rows skipped") }
         return parts.joined(separator: ", ")
     }
@@ -88,16 +92,23 @@ struct NameUsageTree {
         case accepted, doubtful, synonym, misapplied
     }
 
-    static func status(_ text: String, hasAcceptedPointer: Bool) -> Status {
+    /// What a row's own status text says, nil when it says nothing the importer knows (empty,
+    /// `unaccepted`, …): then the accepted-name pointer decides.
+    static func statusClaim(_ text: String) -> Status? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: "_", with: " ")
         switch t {
         case "accepted", "valid", "accepted name", "valid name": return .accepted
         case "doubtful", "provisionally accepted", "provisional", "provisionally accepted name", "unresolved", "uncertain": return .doubtful
         case "misapplied", "misapplied name": return .misapplied
         default:
-            if t.contains("synonym") || t == "invalid" || t == "junior synonym" { return .synonym }
-            return hasAcceptedPointer ? .synonym : .accepted
+            if t.contains("synonym") || t == "invalid" { return .synonym }
+            return nil
         }
+    }
+
+    /// A row's status: what its text says, else synonym when it points at another accepted name.
+    static func status(_ text: String, hasAcceptedPointer: Bool) -> Status {
+        statusClaim(text) ?? (hasAcceptedPointer ? .synonym : .accepted)
     }
 
     /// The rows' scientific name, built from genus and epithets when the column is empty, and
@@ -139,50 +150,124 @@ struct NameUsageTree {
         return best
     }
 
-    func build(_ rows: [NameUsageRow], vernaculars: [VernacularRow], result: inout ImportResult) -> ChecklistCounts {
+    /// Turns the rows of `table` into taxa in `result`, and `vernaculars` into common names.
+    func build(_ table: NameUsageTable, vernaculars: [VernacularRow], result: inout ImportResult) -> ChecklistCounts {
         var counts = ChecklistCounts()
-        // 1. Index by id; a repeated id is reported and its later rows skipped.
-        var byID: [String: Int] = [:]
-        var usable = [Bool](repeating: true, count: rows.count)
-        for (i, row) in rows.enumerated() {
-            guard !row.id.isEmpty else { continue }
-            if let first = byID[row.id] {
-                result.skipped.append(SourceIssue("duplicate id \(row.id) (first at \(rows[first].location)); row skipped", at: row.location))
-                usable[i] = false
-                continue
-            }
-            byID[row.id] = i
-        }
+        let rows = table.rows
+        let byID = table.index
+        let names = rows.map(Self.name)
         let useClassification = !rows.contains { !$0.parentID.isEmpty && Self.status($0.status, hasAcceptedPointer: !$0.acceptedID.isEmpty && $0.acceptedID != $0.id) != .synonym }
 
-        // 2. Classify rows.
+        // 1. Classify rows. A row's own status wins over its accepted-name pointer; a row whose
+        //    status says nothing is a synonym when it points at another row.
         enum Kind { case taxon(Rank?), folded, below, synonym(misapplied: Bool), unusable }
-        var kinds = [Kind](repeating: .unusable, count: rows.count)
-        var names = [String](repeating: "", count: rows.count)
-        for (i, row) in rows.enumerated() where usable[i] {
-            let name = Self.name(of: row)
-            guard !name.isEmpty else {
-                result.skipped.append(SourceIssue("no scientific name, genus or epithet; row skipped", at: row.location))
-                continue
+        func acceptedKind(_ row: NameUsageRow) -> Kind {
+            switch Self.folding(of: row) {
+            case .kept(let rank): .taxon(rank)
+            case .unranked: .taxon(nil)
+            case .folded: .folded
+            case .belowSpecies: .below
             }
-            names[i] = name
+        }
+        let claims = rows.map { Self.statusClaim($0.status) }
+        var kinds = [Kind](repeating: .unusable, count: rows.count)
+        func isSynonym(_ i: Int) -> Bool {
+            if case .synonym = kinds[i] { return true }
+            return false
+        }
+        var disagreeing: [Int] = []
+        for (i, row) in rows.enumerated() {
             let pointsElsewhere = !row.acceptedID.isEmpty && row.acceptedID != row.id
-            switch Self.status(row.status, hasAcceptedPointer: pointsElsewhere) {
+            switch claims[i] {
             case .synonym: kinds[i] = .synonym(misapplied: false)
             case .misapplied: kinds[i] = .synonym(misapplied: true)
             case .accepted, .doubtful:
-                switch Self.folding(of: row) {
-                case .kept(let rank): kinds[i] = .taxon(rank)
-                case .unranked: kinds[i] = .taxon(nil)
-                case .folded: kinds[i] = .folded
-                case .belowSpecies: kinds[i] = .below
+                kinds[i] = acceptedKind(row)
+                if pointsElsewhere, byID[row.acceptedID] != nil { disagreeing.append(i) }
+            case nil:
+                kinds[i] = pointsElsewhere ? .synonym(misapplied: false) : acceptedKind(row)
+            }
+        }
+        if let first = disagreeing.first {
+            let one = disagreeing.count == 1
+            result.skipped.append(SourceIssue(
+                "\(disagreeing.count) row\(one ? " has" : "s have") the status accepted but name\(one ? "s" : "") another row as \(one ? "its" : "their") accepted name "
+                    + "(the column may hold something else, such as basionyms); kept as accepted, as the status says",
+                at: rows[first].location, kind: .statusAgainstPointer, rows: 0))
+        }
+
+        // 2. Where each synonym's chain of pointers ends: at a row that is not a synonym, at an id
+        //    that is not in the table, at a synonym that names no accepted name, or in a loop. The
+        //    rows of a loop, and of a chain that ends in one, whose status does not say synonym
+        //    are kept as accepted; each loop is reported once.
+        enum End: Equatable { case unknown, row(Int), missing(String), noAccepted(Int), loop(Int) }
+        func target(_ i: Int) -> String {
+            rows[i].acceptedID.isEmpty || rows[i].acceptedID == rows[i].id ? rows[i].parentID : rows[i].acceptedID
+        }
+        func follow() -> (ends: [End], loops: [[Int]]) {
+            var ends = [End](repeating: .unknown, count: rows.count)
+            var loops: [[Int]] = []
+            for start in rows.indices where isSynonym(start) && ends[start] == .unknown {
+                var path: [Int] = []
+                var position: [Int: Int] = [:]
+                var node = start
+                var end: End
+                while true {
+                    if ends[node] != .unknown { end = ends[node]; break }
+                    guard isSynonym(node) else { end = .row(node); break }
+                    position[node] = path.count
+                    path.append(node)
+                    let next = target(node)
+                    guard !next.isEmpty, next != rows[node].id else { end = .noAccepted(node); break }
+                    guard let j = byID[next] else { end = .missing(next); break }
+                    if let p = position[j] {
+                        loops.append(Array(path[p...]))
+                        end = .loop(loops.count - 1)
+                        break
+                    }
+                    node = j
+                }
+                for p in path { ends[p] = end }
+            }
+            return (ends, loops)
+        }
+        let firstPass = follow()
+        var ends = firstPass.ends
+        let loops = firstPass.loops
+        var loopOf: [Int: Int] = [:]
+        var keptFromLoop = [Int](repeating: 0, count: loops.count)
+        var lostToLoop = [Int](repeating: 0, count: loops.count)
+        if !loops.isEmpty {
+            for (n, loop) in loops.enumerated() {
+                for i in loop {
+                    loopOf[i] = n
+                    if claims[i] == nil {
+                        kinds[i] = acceptedKind(rows[i])
+                        keptFromLoop[n] += 1
+                    }
                 }
             }
+            var remaining: [[Int]]
+            (ends, remaining) = follow()
+            // Loops left are of rows whose status says synonym: rows leading into one keep
+            // themselves as accepted where their status allows.
+            var changed = false
+            for i in rows.indices {
+                guard case .loop(let k) = ends[i], claims[i] == nil, let n = loopOf[remaining[k][0]] else { continue }
+                kinds[i] = acceptedKind(rows[i])
+                keptFromLoop[n] += 1
+                changed = true
+            }
+            if changed { (ends, remaining) = follow() }
+            for i in rows.indices {
+                if case .loop(let k) = ends[i] { ends[i] = .loop(loopOf[remaining[k][0]] ?? 0) }
+            }
+            counts.keptFromLoops = keptFromLoop.reduce(0, +)
         }
 
         // 3. Nearest kept ancestor of each row through folded rows; below-species rows poison
-        //    their descendants.
-        enum Up { case unknown, root, parent(Int), below, missing(String), cycle }
+        //    their descendants. A row that is its own parent is refused.
+        enum Up { case unknown, root, parent(Int), below, missing(String), cycle, ownParent }
         var up = [Up](repeating: .unknown, count: rows.count)
         func resolve(_ start: Int) -> Up {
             var path: [Int] = []
@@ -191,8 +276,9 @@ struct NameUsageTree {
             var verdict: Up
             while true {
                 let parentID = rows[node].parentID
-                if parentID.isEmpty || parentID == rows[node].id { verdict = .root; break }
-                guard let p = byID[parentID], usable[p] else { verdict = .missing(parentID); break }
+                if parentID.isEmpty { verdict = .root; break }
+                if parentID == rows[node].id { verdict = node == start ? .ownParent : .missing(parentID); break }
+                guard let p = byID[parentID] else { verdict = .missing(parentID); break }
                 switch kinds[p] {
                 case .taxon: verdict = .parent(p)
                 case .below: verdict = .below
@@ -254,7 +340,11 @@ struct NameUsageTree {
                         continue
                     case .missing(let id): parentKey = namespace + "|" + id  // the assembler reports it with this row's location
                     case .cycle:
-                        result.skipped.append(SourceIssue("\(names[i]): its parents through folded ranks form a cycle; row skipped", at: row.location))
+                        result.skipped.append(SourceIssue("\(names[i]): its parents through folded ranks form a cycle; row skipped", at: row.location, kind: .parentCycle))
+                        kinds[i] = .unusable
+                        continue
+                    case .ownParent:
+                        result.skipped.append(SourceIssue("\(names[i]) (id \(row.id)) is its own parent; row skipped", at: row.location, kind: .ownParent))
                         kinds[i] = .unusable
                         continue
                     }
@@ -273,7 +363,7 @@ struct NameUsageTree {
                     taxon.author = author
                     taxon.year = Self.year(in: author)
                 }
-                if Self.status(row.status, hasAcceptedPointer: false) == .doubtful { taxon.status = .doubtful }
+                if claims[i] == .doubtful { taxon.status = .doubtful }
                 let citation = row.publishedIn.trimmingCharacters(in: .whitespaces)
                 if !citation.isEmpty { taxon.references.append(SourceReference(citation, type: "taxonomy")) }
                 if useClassification, let existing = created[key] {
@@ -294,38 +384,34 @@ struct NameUsageTree {
             }
         }
 
-        // 5. Synonyms onto their accepted taxon (following a chain of synonyms a few steps).
-        func acceptedTaxon(of id: String, from location: SourceLocation, what: String) -> Int?? {
-            var current = id
-            for _ in 0..<8 {
-                guard let j = byID[current], usable[j] else {
-                    result.skipped.append(SourceIssue("\(what) points at id \(current), which is not in the table; skipped", at: location))
-                    return .some(nil)
-                }
-                switch kinds[j] {
-                case .taxon: return taxonIndex[j] >= 0 ? .some(taxonIndex[j]) : .some(nil)
+        // 5. Synonyms onto their accepted taxon, through the chains found in step 2.
+        /// The taxon that row `j`'s names belong to: `.none` when it was left out by design (below
+        /// species, folded), `.some(nil)` when it cannot be told (reported, or counted to its loop).
+        func acceptedTaxon(ofRow j: Int, from location: SourceLocation, what: String) -> Int?? {
+            var end = End.row(j)
+            if isSynonym(j) { end = ends[j] }
+            switch end {
+            case .row(let k):
+                switch kinds[k] {
+                case .taxon: return taxonIndex[k] >= 0 ? .some(taxonIndex[k]) : .some(nil)
                 case .below, .folded: return nil  // left out by design, not an error
-                case .unusable: return .some(nil)
-                case .synonym:
-                    let next = rows[j].acceptedID.isEmpty ? rows[j].parentID : rows[j].acceptedID
-                    guard !next.isEmpty, next != current else {
-                        result.skipped.append(SourceIssue("\(what) points at id \(current), a synonym with no accepted name; skipped", at: location))
-                        return .some(nil)
-                    }
-                    current = next
+                case .synonym, .unusable: return .some(nil)
                 }
+            case .missing(let id):
+                result.skipped.append(SourceIssue("\(what) points at id \(id), which is not in the table; skipped", at: location, kind: .danglingPointer))
+            case .noAccepted(let k):
+                let message = k == j ? "\(what) names no accepted name; skipped" : "\(what) points at id \(rows[k].id), a synonym with no accepted name; skipped"
+                result.skipped.append(SourceIssue(message, at: location, kind: .danglingPointer))
+            case .loop(let n):
+                lostToLoop[n] += 1
+            case .unknown:
+                break
             }
-            result.skipped.append(SourceIssue("\(what): synonyms point at each other in a loop; skipped", at: location))
             return .some(nil)
         }
         for (i, row) in rows.enumerated() {
             guard case .synonym(let misapplied) = kinds[i] else { continue }
-            let target = row.acceptedID.isEmpty || row.acceptedID == row.id ? row.parentID : row.acceptedID
-            guard !target.isEmpty else {
-                result.skipped.append(SourceIssue("synonym \(names[i]) names no accepted name; skipped", at: row.location))
-                continue
-            }
-            switch acceptedTaxon(of: target, from: row.location, what: "synonym \(names[i])") {
+            switch acceptedTaxon(ofRow: i, from: row.location, what: "synonym \(names[i])") {
             case .none: counts.synonymsOfDropped += 1
             case .some(.none): break
             case .some(.some(let t)):
@@ -339,7 +425,11 @@ struct NameUsageTree {
         for v in vernaculars {
             let name = v.name.trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty else { continue }
-            switch acceptedTaxon(of: v.taxonID, from: v.location, what: "common name '\(name)'") {
+            guard let j = byID[v.taxonID] else {
+                result.skipped.append(Self.danglingName(v))
+                continue
+            }
+            switch acceptedTaxon(ofRow: j, from: v.location, what: "common name '\(name)'") {
             case .none, .some(.none): continue
             case .some(.some(let t)):
                 let lang = LanguageTag.bcp47(v.language)
@@ -349,6 +439,23 @@ struct NameUsageTree {
                 counts.commonNames += 1
             }
         }
+
+        // 7. Each loop, once.
+        for (n, loop) in loops.enumerated() {
+            let ids = (loop + [loop[0]]).prefix(9).map { rows[$0].id }.joined(separator: " → ") + (loop.count > 8 ? " …" : "")
+            var outcome: [String] = []
+            if keptFromLoop[n] > 0 { outcome.append("\(keptFromLoop[n]) kept as accepted (their status does not say synonym)") }
+            if lostToLoop[n] > 0 { outcome.append("\(lostToLoop[n]) name\(lostToLoop[n] == 1 ? "" : "s") skipped (their status says synonym)") }
+            result.skipped.append(SourceIssue(
+                "synonyms point at each other in a loop (ids \(ids))" + (outcome.isEmpty ? "" : ": " + outcome.joined(separator: ", ")),
+                at: rows[loop[0]].location, kind: .synonymChainBroken, rows: lostToLoop[n]))
+        }
         return counts
+    }
+
+    /// The issue of a common name whose taxon id is not in the table.
+    static func danglingName(_ v: VernacularRow) -> SourceIssue {
+        SourceIssue("common name '\(v.name.trimmingCharacters(in: .whitespaces))' points at id \(v.taxonID), which is not in the table; skipped",
+                    at: v.location, kind: .danglingPointer)
     }
 }

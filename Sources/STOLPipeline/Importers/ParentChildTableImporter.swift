@@ -34,7 +34,8 @@ public struct ParentChildTableImporter {
         // pre-order numbering); the first id out of order switches to a set.
         var lastID: Int64 = 0
         var seen: Set<Int64>? = nil
-        while let record = try reader.next() {
+        while let record = try reader.next(file: fileName, issues: &result.skipped) {
+            result.rowsRead += 1
             let location = SourceLocation(file: fileName, line: record.line)
             let idText = record.trimmed(idColumn)
             guard let id = Self.id(idText) else {
@@ -53,7 +54,7 @@ public struct ParentChildTableImporter {
             if seen == nil, id <= lastID { seen = Set(result.taxa.lazy.compactMap(\.fixedID)) }
             if seen != nil {
                 guard seen!.insert(id).inserted else {
-                    result.skipped.append(SourceIssue("duplicate id \(id); row skipped", at: location))
+                    result.skipped.append(SourceIssue("duplicate id \(id); row skipped", at: location, kind: .duplicateID))
                     continue
                 }
             }

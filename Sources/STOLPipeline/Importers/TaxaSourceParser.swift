@@ -17,6 +17,7 @@ public struct TaxaSourceParser {
             let part = parse(text, file: file.lastPathComponent)
             result.taxa += part.taxa
             result.skipped += part.skipped
+            result.rowsRead += part.rowsRead
             result.sourceFiles.append(file.lastPathComponent)
         }
         return result
@@ -33,10 +34,12 @@ public struct TaxaSourceParser {
         text.enumerateLines { rawLine, _ in
             lineNumber += 1
             let location = SourceLocation(file: file, line: lineNumber)
-            func issue(_ message: String) { result.skipped.append(SourceIssue(message, at: location)) }
+            /// A line left out; `rows: 0` for a line kept despite it.
+            func issue(_ message: String, rows: Int = 1) { result.skipped.append(SourceIssue(message, at: location, rows: rows)) }
             let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : rawLine
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { return }
+            result.rowsRead += 1
 
             if !line.hasPrefix(" ") {
                 // A taxon line: "<rank> <Scientific name>"
@@ -53,7 +56,7 @@ public struct TaxaSourceParser {
                 if rank == .species, let genus = stack.last(where: { $0.rank == .genus }),
                     !name.hasPrefix(result.taxa[genus.index].scientificName + " ")
                 {
-                    issue("species \(name) does not start with its genus \(result.taxa[genus.index].scientificName)")
+                    issue("species \(name) does not start with its genus \(result.taxa[genus.index].scientificName)", rows: 0)
                 }
                 let key = SourceTaxon.key(kingdom: kingdom, rank: rank, name: name)
                 var taxon = SourceTaxon(key: key, parentKey: parent?.key, rank: rank, scientificName: name)

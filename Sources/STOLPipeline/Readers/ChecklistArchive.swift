@@ -141,7 +141,7 @@ extension ChecklistArchive {
         let name = url.lastPathComponent
         result.sourceFiles = [name]
         for refused in refusedEntries {
-            result.skipped.append(SourceIssue("zip entry '\(refused)' is not a plain relative path; ignored", at: SourceLocation(file: name, line: 0)))
+            result.skipped.append(SourceIssue("zip entry '\(refused)' is not a plain relative path; ignored", at: SourceLocation(file: name, line: 0), kind: .unreadableSource, rows: 0))
         }
         return result
     }

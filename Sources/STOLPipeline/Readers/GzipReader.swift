@@ -221,11 +221,27 @@ public final class GzipReader: ByteSource {
     }
 }
 
+/// A line longer than `LineReader.maxLineBytes`: it was read past without being kept, and the
+/// reader goes on with the next line.
+public struct LineTooLong: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The 1-based number of the line.
+    public var line: Int
+    public var limit: Int
+
+    public var description: String { "line \(line) is longer than \(limit) bytes" }
+}
+
 /// Splits a byte source into lines: LF or CRLF endings, a last line without an ending, and a
-/// UTF-8 byte-order mark at the start dropped. Invalid UTF-8 is repaired with U+FFFD.
+/// UTF-8 byte-order mark at the start dropped. Invalid UTF-8 is repaired with U+FFFD. A line
+/// longer than `maxLineBytes` is never held whole: it is skipped and reported (`LineTooLong`).
 public final class LineReader {
+    /// The default longest line: 16 MiB.
+    public static let defaultMaxLineBytes = 1 << 24
+
     private let source: any ByteSource
     private let chunkSize: Int
+    /// The longest line returned; a longer one throws `LineTooLong` and is skipped.
+    public let maxLineBytes: Int
     /// Unconsumed bytes are `storage[start..<end]`; `scanned` is where the search for LF resumes.
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -236,9 +252,10 @@ public final class LineReader {
     /// 1-based number of the line last returned.
     public private(set) var lineNumber = 0
 
-    public init(_ source: any ByteSource, chunkSize: Int = 1 << 16) {
+    public init(_ source: any ByteSource, chunkSize: Int = 1 << 16, maxLineBytes: Int = LineReader.defaultMaxLineBytes) {
         self.source = source
         self.chunkSize = Swift.max(chunkSize, 1)
+        self.maxLineBytes = Swift.max(maxLineBytes, 1)
         capacity = 2 * self.chunkSize
         storage = .allocate(capacity: capacity)
     }
@@ -257,7 +274,8 @@ public final class LineReader {
     }
 
     /// Calls `body` with the next line's bytes (without the line ending), valid only during the
-    /// call; nil at the end. Saves a copy per line on hot paths.
+    /// call; nil at the end. Saves a copy per line on hot paths. Throws `LineTooLong`, having
+    /// read past it, for a line over `maxLineBytes`.
     public func withNextLine<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
         while true {
             if scanned < end, let hit = memchr(storage + scanned, 0x0A, end - scanned) {
@@ -267,6 +285,7 @@ public final class LineReader {
                 let from = lineStart()
                 start = lf + 1
                 scanned = start
+                if lineEnd - from > maxLineBytes { throw LineTooLong(line: lineNumber, limit: maxLineBytes) }
                 return try body(UnsafeBufferPointer(start: storage + from, count: Swift.max(0, lineEnd - from)))
             }
             scanned = end
@@ -277,8 +296,32 @@ public final class LineReader {
                 let from = lineStart()
                 start = end
                 scanned = end
+                if lineEnd - from > maxLineBytes { throw LineTooLong(line: lineNumber, limit: maxLineBytes) }
                 return try body(UnsafeBufferPointer(start: storage + from, count: Swift.max(0, lineEnd - from)))
             }
+            // A line already past the limit (a CR may still end it) is read past, not held.
+            if end - start > maxLineBytes + 1 {
+                try skipRestOfLine()
+                throw LineTooLong(line: lineNumber, limit: maxLineBytes)
+            }
+            try fill()
+        }
+    }
+
+    /// Counts the current line and reads past its end without keeping it.
+    private func skipRestOfLine() throws {
+        lineNumber += 1
+        while true {
+            if scanned < end, let hit = memchr(storage + scanned, 0x0A, end - scanned) {
+                start = UnsafeMutableRawPointer(storage).distance(to: hit) + 1
+                scanned = start
+                return
+            }
+            // Nothing of this line is kept: the storage is reused for the next chunk.
+            start = 0
+            end = 0
+            scanned = 0
+            if eof { return }
             try fill()
         }
     }

@@ -31,6 +31,7 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, Expressi
     public static let invalidRequest: ErrorKind = "invalidRequest"
     public static let messageTooLarge: ErrorKind = "messageTooLarge"
     public static let batchTooLarge: ErrorKind = "batchTooLarge"
+    public static let batchAnswerTooLarge: ErrorKind = "batchAnswerTooLarge"
     public static let methodNotFound: ErrorKind = "methodNotFound"
     public static let invalidParams: ErrorKind = "invalidParams"
     public static let `internal`: ErrorKind = "internal"

@@ -20,7 +20,7 @@ extension RPCServer {
         case .oversized(let size):
             logger.warning("skipped a message of \(size) bytes, over the \(options.limits.maxMessageBytes)-byte limit")
             let error = RPCError.kind(
-                ErrorCode.invalidRequest, "messageTooLarge", "Message too large",
+                ErrorCode.invalidRequest, .messageTooLarge, "Message too large",
                 ["limit": .integer(options.limits.maxMessageBytes), "size": .integer(size)])
             output.send(Envelope.response(id: .null, error: error))
         case .line(let bytes):
@@ -69,12 +69,14 @@ extension RPCServer {
                 if let bytes { output.send(bytes) }
                 slots.signal()
                 endWork()
+                return nil
             }
         }
     }
 
-    /// Runs a batch: each request in it takes a running-request slot of its own, and the answers
-    /// of finished parts count against the output budget until the whole array is sent.
+    /// Runs a batch: each request in it takes a running-request slot of its own, the answers of
+    /// finished parts count against the output budget until the whole array is sent, and they
+    /// are kept only while they fit in `maxBatchAnswerBytes` (`BatchAnswerBudget`).
     func receive(batch entries: [JSONValue]) {
         guard entries.count <= options.limits.maxBatchEntries else {
             refuseBatch(entries: entries.count)
@@ -82,25 +84,43 @@ extension RPCServer {
         }
         beginWork()
         let output = self.output, slots = self.slots
+        let answers = BatchAnswerBudget(limit: options.limits.maxBatchAnswerBytes)
         var parts: [Work] = []
+        func answerInBatch(_ bytes: [UInt8]) {
+            output.reserve(bytes.count)
+            parts.append(Task { bytes })
+        }
         entries: for entry in entries {
             switch IncomingMessage(entry) {
             case .response:
                 continue
             case let .invalid(id, error):
-                let bytes = Envelope.response(id: id, error: error)
-                output.reserve(bytes.count)
-                parts.append(Task { bytes })
+                answerInBatch(answers.admit(Envelope.response(id: id, error: error), id: id))
             case .request(let request):
                 if handleInline(request) {
                     // Nothing after an `exit` is read, in this batch or later.
                     if state.withLock({ $0.exitCode != nil }) { break entries }
                     continue
                 }
+                // Once the batch's answers are full, its later requests are refused unrun.
+                if let id = request.id, answers.isFull {
+                    answerInBatch(answers.refusal(id: id))
+                    continue
+                }
                 slots.wait()
+                if let id = request.id, answers.isFull {
+                    slots.signal()
+                    answerInBatch(answers.refusal(id: id))
+                    continue
+                }
+                let id = request.id ?? .null
                 parts.append(start(request, method: methods[request.method]) { bytes in
                     slots.signal()
-                    if let bytes { output.reserve(bytes.count) }
+                    guard let bytes else { return nil }
+                    // The part's task keeps only what the batch will send.
+                    let kept = answers.admit(bytes, id: id)
+                    output.reserve(kept.count)
+                    return kept
                 })
             }
         }
@@ -122,7 +142,7 @@ extension RPCServer {
     func refuseBatch(entries: Int) {
         logger.warning("refused a batch of \(entries) entries, over the \(options.limits.maxBatchEntries)-entry limit")
         let error = RPCError.kind(
-            ErrorCode.invalidRequest, "batchTooLarge", "Batch too large",
+            ErrorCode.invalidRequest, .batchTooLarge, "Batch too large",
             ["limit": .integer(options.limits.maxBatchEntries), "size": .integer(entries)])
         output.send(Envelope.response(id: .null, error: error))
     }
@@ -166,10 +186,11 @@ extension RPCServer {
         return Envelope.response(id: id, result: result)
     }
 
-    /// Starts a request's one task, after what its ordering makes it wait for. The task's value is
-    /// the response bytes (nil for a notification), also handed to `deliver` when ready.
+    /// Starts a request's one task, after what its ordering makes it wait for. The response bytes
+    /// (nil for a notification) are handed to `deliver` when ready; the task's value is what
+    /// `deliver` returns (a batch keeps its parts' answers there; a single request keeps nothing).
     @discardableResult
-    func start(_ request: Request, method: MethodTable.Method?, deliver: @escaping @Sendable ([UInt8]?) -> Void) -> Work {
+    func start(_ request: Request, method: MethodTable.Method?, deliver: @escaping @Sendable ([UInt8]?) -> [UInt8]?) -> Work {
         let ordering = method?.ordering(for: request.params) ?? .concurrent
         let (serial, refusal) = state.withLock { s -> (Int, RPCError?) in
             s.nextSerial += 1
@@ -180,9 +201,8 @@ extension RPCServer {
             return (s.nextSerial, nil)
         }
         if let refusal {
-            let bytes = request.id.map { Envelope.response(id: $0, error: refusal) }
-            deliver(bytes)
-            return Task { bytes }
+            let kept = deliver(request.id.map { Envelope.response(id: $0, error: refusal) })
+            return Task { kept }
         }
         let waits = ordering.closesIntake ? inFlight.running : dependencies.waits(for: ordering)
         inFlight.add(serial: serial, id: request.id)
@@ -191,10 +211,10 @@ extension RPCServer {
             let bytes = await execute(request, method: method)
             // Delivered before the request leaves the registry: a `shutdown` read meanwhile
             // either waits for this task or finds its answer already sent.
-            deliver(bytes)
+            let kept = deliver(bytes)
             inFlight.remove(serial: serial)
             dependencies.finished(serial: serial, ordering: ordering)
-            return bytes
+            return kept
         }
         dependencies.started(work, serial: serial, ordering: ordering)
         inFlight.attach(work, serial: serial)

@@ -59,6 +59,9 @@ extension RPCServer {
         /// A batch with more entries than this is answered with one `batchTooLarge` error and
         /// none of it runs: its answers are held until the last one is ready.
         public var maxBatchEntries = 1000
+        /// The most bytes of answers one batch keeps (see `BatchAnswerBudget`): parts whose
+        /// answers do not fit are answered `batchAnswerTooLarge` instead.
+        public var maxBatchAnswerBytes = 16 << 20
         /// After `stop`, how long cancelled requests may take to end and their answers to be
         /// written before `run()` returns anyway.
         public var stopGracePeriod: Duration = .seconds(10)

@@ -28,9 +28,14 @@ extension BuildDatabase {
 
     /// Reports `issues` (and fails under --strict).
     func report(_ issues: [SourceIssue], of what: String) throws {
+        try report(SourceIssues(issues), of: what)
+    }
+
+    /// The same for a source's issues, which count more than they keep.
+    func report(_ issues: SourceIssues, of what: String) throws {
         if strict, let first = issues.first { throw BuildFailure("bad \(what): \(first)") }
         for issue in issues.prefix(20) { Stderr.print("warning: \(issue)") }
-        if issues.count > 20 { Stderr.print("warning: … and \(issues.count - 20) more in \(what)") }
+        if issues.total > 20 { Stderr.print("warning: … and \(issues.total - 20) more in \(what)") }
     }
 
     // MARK: Names

@@ -12,6 +12,11 @@ struct BuildDatabase: ParsableCommand {
         discussion: """
             Sources may be combined; taxa with the same rank and name in the same kingdom are merged.
             Bad rows are reported with file and line and skipped (or, with --strict, fail the build).
+            The build fails, writing nothing, when it keeps no accepted taxon, or when a source yields
+            no taxa or loses more than a fifth of its rows (unless --allow-partial).
+            The database is made in a folder beside --out and renamed over it only when complete:
+            a failure, a full disk or SIGTERM, SIGINT or SIGHUP leaves --out as it was and nothing
+            beside it.
             """)
 
     @Option(name: .customLong("taxa"), help: "A directory of .taxa files (the project's own format; see dataset/FORMAT.md).")
@@ -59,7 +64,7 @@ struct BuildDatabase: ParsableCommand {
     @Option(help: "Dataset license (default: from dataset.info).")
     var license: String?
 
-    @Option(help: "Where to write the database (replaced if it exists).")
+    @Option(help: "Where to write the database (an existing file is replaced only once the new one is complete and checked).")
     var out: String
 
     @Option(help: "Closest relatives precomputed per species (0 to skip).")
@@ -67,6 +72,9 @@ struct BuildDatabase: ParsableCommand {
 
     @Flag(help: "Fail on the first bad source row instead of skipping it.")
     var strict = false
+
+    @Flag(help: "Write the database even when a source yields no taxa or loses more than a fifth of its rows (a build that keeps no accepted taxon is never written).")
+    var allowPartial = false
 
     @Option(help: "Dataset name (default: from dataset.info, or derived from the sources).")
     var name: String?
@@ -95,13 +103,42 @@ struct BuildDatabase: ParsableCommand {
     }
 
     func run() throws {
+        // First the signals and the staged output: from here on, whatever ends the build leaves
+        // --out as it was and nothing beside it.
+        let signals = StopSignals()
+        // A file-size limit (`ulimit -f`) then fails a write like a full disk instead of killing the build.
+        signal(SIGXFSZ, SIG_IGN)
+        let destination = URL(fileURLWithPath: out)
+        let unchanged = FileManager.default.fileExists(atPath: destination.path) ? "\(out) is unchanged" : "nothing was written"
+        let staged = try StagedOutput(replacing: destination)
+        defer { staged.abandon() }
+        signals.onSignal { name in
+            // Once the new database is in place, the build just ends as it would have.
+            guard staged.abandon() else { return }
+            Stderr.print("build-db: stopped by \(name); \(unchanged)")
+            _exit(128 + (StopSignals.names.first { $0.name == name }?.signal ?? SIGTERM))
+        }
+        do {
+            try build(into: staged)
+        } catch {
+            throw BuildFailure("\(error); \(unchanged)")
+        }
+        withExtendedLifetime(signals) {}
+    }
+
+    /// Reads the sources, checks what they yield, and builds the database into `staged`, then
+    /// puts it in place.
+    private func build(into staged: StagedOutput) throws {
         let started = ContinuousClock.now
         var results: [ImportResult] = []
+        /// Each result's source, for the per-source report.
+        var labels: [String] = []
         var info: [String: String] = [:]
         var datasetDescriptions: [URL] = []
         for directory in taxaDirectories {
             let url = URL(fileURLWithPath: directory)
             results.append(try TaxaSourceParser().parse(directory: url))
+            labels.append("--taxa \(directory)")
             info.merge(DatasetInfoFile.read(url.appendingPathComponent("dataset.info"))) { old, _ in old }
             let descriptions = url.appendingPathComponent(Self.datasetDescriptionsFile)
             if FileManager.default.fileExists(atPath: descriptions.path) { datasetDescriptions.append(descriptions) }
@@ -109,21 +146,25 @@ struct BuildDatabase: ParsableCommand {
         for file in mdd {
             note("reading \(file)")
             results.append(try MDDImporter().parse(file: URL(fileURLWithPath: file)))
+            labels.append("--mdd \(file)")
         }
         for file in avilist {
             note("reading \(file)")
             let output = try AviListImporter().parse(file: URL(fileURLWithPath: file))
             results.append(output.result)
+            labels.append("--avilist \(file)")
             note("  \(output.subspeciesSkipped) subspecies rows skipped by design")
         }
         for file in table {
             note("reading \(file)")
             results.append(try ParentChildTableImporter().parse(file: URL(fileURLWithPath: file)))
+            labels.append("--table \(file)")
         }
         for directory in ncbi {
             note("reading \(directory)")
             let output = try NCBITaxdumpImporter(dropPlaceholders: !keepPlaceholders).parse(directory: URL(fileURLWithPath: directory))
             results.append(output.result)
+            labels.append("--ncbi \(directory)")
             let kept = output.keptBelowSpecies.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }
             note("  \(output.foldedNodes) intermediate-rank nodes folded, \(output.droppedBelowSpecies) below species dropped"
                 + (kept.isEmpty ? "" : ", kept below species because they have a common name: " + kept.joined(separator: ", ")))
@@ -135,12 +176,14 @@ struct BuildDatabase: ParsableCommand {
             note("reading \(path)")
             let output = try DwCAImporter().parse(URL(fileURLWithPath: path))
             results.append(output.result)
+            labels.append("--dwca \(path)")
             note("  " + output.counts.summary)
         }
         for path in coldp {
             note("reading \(path)")
             let output = try ColDPImporter().parse(URL(fileURLWithPath: path))
             results.append(output.result)
+            labels.append("--coldp \(path)")
             note("  " + output.counts.summary)
         }
         note("read \(results.reduce(0) { $0 + $1.taxa.count }) taxa in \(ContinuousClock.now - started)")
@@ -152,7 +195,13 @@ struct BuildDatabase: ParsableCommand {
             throw BuildFailure("bad source row: \(error)")
         }
         for issue in assembled.issues.prefix(50) { Stderr.print("warning: \(issue)") }
-        if assembled.issues.count > 50 { Stderr.print("warning: … and \(assembled.issues.count - 50) more") }
+        if assembled.issues.total > 50 {
+            Stderr.print("warning: … and \(assembled.issues.total - 50) more; by kind: " + assembled.issues.summary.joined(separator: "; "))
+        }
+        for line in BuildCompleteness.report(assembled, labels: labels) { note(line) }
+        for problem in try BuildCompleteness(allowPartial: allowPartial).check(assembled, labels: labels) {
+            Stderr.print("warning: \(problem) (built anyway: --allow-partial)")
+        }
 
         var credits = results.flatMap(\.credits)
         var enriched = try enrich(consume assembled, datasetDescriptions: datasetDescriptions, info: info)
@@ -174,12 +223,13 @@ struct BuildDatabase: ParsableCommand {
         builder.progress = { stage, fraction in
             if !quiet { Stderr.print(String(format: "  %@ %3.0f%%", stage, fraction * 100)) }
         }
-        let report = try builder.build(assembled, metadata: metadata, to: URL(fileURLWithPath: out))
+        let report = try builder.build(assembled, metadata: metadata, to: staged.file)
+        try staged.commit()
         print("built \(out)")
         print("  taxa \(report.taxa), species \(report.species), below species \(report.belowSpecies), names \(report.names) (\(report.mergedNames) merged from other sources), references \(report.references), traits \(report.traits), descriptions \(report.descriptions)")
         for line in enriched.summary { print("  " + line) }
         print("  euler tour \(report.eulerEntries) entries, relatives \(report.relatives) rows, \(report.bytes) bytes")
-        print("  skipped rows \(assembled.issues.count)")
+        print("  skipped rows \(assembled.issues.rowsSkipped), issues \(assembled.issues.total)")
         for (stage, seconds) in report.timings {
             print("  " + stage.padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%8.2f s", seconds))
         }

@@ -103,6 +103,28 @@ extension ImporterTests {
             #expect(assembled.issues == result.skipped)  // nothing more
         }
 
+        /// A taxon that is its own parent is refused and reported like any bad row, not made a
+        /// root; what hangs below it goes with it.
+        @Test func aTaxonThatIsItsOwnParentIsRefused() throws {
+            let fixture = try ChecklistFixture()
+            defer { fixture.remove() }
+            let url = try fixture.folder("own", ["NameUsage.tsv": tsv([
+                ["ID", "parentID", "status", "scientificName", "rank"],
+                ["1", "", "accepted", "Animalia", "kingdom"],
+                ["2", "2", "accepted", "Chordata", "phylum"],  // line 3
+                ["3", "2", "accepted", "Aves", "class"],
+                ["4", "1", "accepted", "Arthropoda", "phylum"],
+            ])])
+            let result = try ColDPImporter().parse(url).result
+            #expect(result.taxa.map(\.scientificName) == ["Animalia", "Aves", "Arthropoda"])
+            #expect(result.skipped.map(\.description) == ["NameUsage.tsv:3: Chordata (id 2) is its own parent; row skipped"])
+            #expect(result.skipped.first?.kind == .ownParent)
+            let assembled = try TaxonomyAssembler().assemble([result])
+            #expect(assembled.taxa.map(\.scientificName) == ["Animalia", "Arthropoda"])
+            #expect(assembled.issues.map(\.kind) == [.ownParent, .missingParent])
+            #expect(assembled.sources.first?.rowsSkipped == 2)
+        }
+
         @Test func duplicateIDsAndMissingTables() throws {
             let fixture = try ChecklistFixture()
             defer { fixture.remove() }

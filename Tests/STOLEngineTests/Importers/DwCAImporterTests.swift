@@ -229,3 +229,115 @@ extension ImporterTests {
         }
     }
 }
+
+extension ImporterTests {
+    /// Archives as they really are: an accepted-name column that holds something else (basionym
+    /// links), statuses against pointers, and synonym chains that loop. A row's own status wins;
+    /// a loop keeps its rows as accepted where their status allows and is reported once.
+    @Suite struct BrokenSynonymChains {
+        static let terms = ["taxonID", "parentNameUsageID", "acceptedNameUsageID", "scientificName", "taxonRank", "taxonomicStatus"]
+        static let taxa = tsv([
+            ["id", "parent", "accepted", "name", "rank", "status"],
+            ["1", "", "", "Animalia", "kingdom", "accepted"],
+            ["2", "1", "", "Chordata", "phylum", "accepted"],
+            ["3", "2", "", "Mammalia", "class", "accepted"],
+            ["4", "3", "", "Carnivora", "order", "accepted"],
+            ["5", "4", "", "Felidae", "family", "accepted"],
+            ["6", "5", "", "Panthera", "genus", "accepted"],
+            // Basionym links in the accepted column: the accepted species names its basionym, and
+            // the basionym names itself.
+            ["7", "6", "8", "Panthera leo", "species", "accepted"],  // line 8
+            ["8", "", "8", "Felis leo", "species", "synonym"],  // line 9
+            // Two synonyms pointing at each other: nothing to keep, reported once.
+            ["9", "", "10", "Leo nubicus", "species", "synonym"],  // line 10
+            ["10", "", "9", "Felis nubica", "species", "synonym"],
+            // Two rows whose status says nothing, pointing at each other: both kept as accepted.
+            ["11", "6", "12", "Panthera spelaea", "species", ""],  // line 12
+            ["12", "6", "11", "Panthera atrox", "species", ""],
+            // A status-less row leading into the synonyms' loop: kept as accepted.
+            ["13", "6", "9", "Panthera youngi", "species", ""],
+            // A synonym reaching a row of the broken loop: a synonym of it.
+            ["14", "", "11", "Felis spelaea", "species", "synonym"],
+            // A status-less row pointing at an accepted one: a synonym, as ever.
+            ["15", "", "7", "Leo leo", "species", ""],
+            // An accepted row and its synonym pointing at each other: the status wins.
+            ["16", "6", "17", "Panthera pardus", "species", "accepted"],
+            ["17", "", "16", "Felis pardus", "species", "synonym"],
+        ])
+
+        @Test func theStatusWinsAndLoopsAreBrokenOnce() throws {
+            let fixture = try ChecklistFixture()
+            defer { fixture.remove() }
+            let url = try fixture.folder("basionyms", ["meta.xml": dwcaMeta(coreTerms: Self.terms), "taxa.txt": Self.taxa])
+            let output = try DwCAImporter().parse(url)
+            let result = output.result
+            #expect(Set(result.taxa.map(\.scientificName)) == [
+                "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera",
+                "Panthera leo", "Panthera spelaea", "Panthera atrox", "Panthera youngi", "Panthera pardus",
+            ])
+            func synonyms(_ name: String) -> [String] { result.taxon(name)?.names.filter { $0.type == .synonym }.map(\.name) ?? [] }
+            #expect(synonyms("Panthera leo") == ["Leo leo"])
+            #expect(synonyms("Panthera spelaea") == ["Felis spelaea"])
+            #expect(synonyms("Panthera pardus") == ["Felis pardus"])
+            #expect(output.counts.keptFromLoops == 3)
+            #expect(output.counts.synonyms == 3)
+
+            let messages = result.skipped.map(\.description)
+            #expect(messages == [
+                "taxa.txt:8: 2 rows have the status accepted but name another row as their accepted name (the column may hold something else, such as basionyms); kept as accepted, as the status says",
+                "taxa.txt:9: synonym Felis leo names no accepted name; skipped",
+                "taxa.txt:10: synonyms point at each other in a loop (ids 9 → 10 → 9): 1 kept as accepted (their status does not say synonym), 2 names skipped (their status says synonym)",
+                "taxa.txt:12: synonyms point at each other in a loop (ids 11 → 12 → 11): 2 kept as accepted (their status does not say synonym)",
+            ], "\(messages)")
+            #expect(result.skipped.map(\.kind) == [.statusAgainstPointer, .danglingPointer, .synonymChainBroken, .synonymChainBroken])
+            // What was left out: the basionym with no accepted name and the two looping synonyms.
+            #expect(result.skipped.rowsSkipped == 3)
+            #expect(result.rowsRead == 17)
+
+            let assembled = try TaxonomyAssembler().assemble([result])
+            #expect(assembled.issues == result.skipped, "\(assembled.issues)")  // nothing more
+            #expect(assembled.sources == [TaxonomyAssembler.SourceTally(rowsRead: 17, rowsSkipped: 3, taxaKept: 11, acceptedKept: 11)])
+            #expect(try BuildCompleteness().check(assembled, labels: ["basionyms"]).isEmpty)
+        }
+
+        /// The real archive of issue 37: every row points at another in the accepted column and
+        /// the status column is empty, so every chain loops. Before, nothing was kept.
+        @Test func anArchiveOfLoopsAloneIsNotLeftEmpty() throws {
+            let fixture = try ChecklistFixture()
+            defer { fixture.remove() }
+            var rows = [["id", "parent", "accepted", "name", "rank", "status"], ["1", "", "2", "Animalia", "kingdom", ""], ["2", "1", "1", "Chordata", "phylum", ""]]
+            for i in 0..<20 {
+                let id = 100 + i, partner = i % 2 == 0 ? id + 1 : id - 1
+                rows.append(["\(id)", "2", "\(partner)", "Genus\(i) species", "species", ""])
+            }
+            let url = try fixture.folder("loops", ["meta.xml": dwcaMeta(coreTerms: Self.terms), "taxa.txt": tsv(rows)])
+            let output = try DwCAImporter().parse(url)
+            #expect(output.result.taxa.count == 22)
+            #expect(output.counts.keptFromLoops == 22)
+            #expect(output.result.skipped.count == 11)
+            #expect(output.result.skipped.allSatisfy { $0.kind == .synonymChainBroken && $0.rows == 0 })
+            let assembled = try TaxonomyAssembler().assemble([output.result])
+            #expect(assembled.taxa.count == 22)
+        }
+
+        /// An archive of synonyms that loop and nothing else keeps no taxon: the build is refused,
+        /// even with `allowPartial`.
+        @Test func nothingAcceptedIsRefusedEvenWhenPartialIsAllowed() throws {
+            let fixture = try ChecklistFixture()
+            defer { fixture.remove() }
+            let rows = [["id", "parent", "accepted", "name", "rank", "status"], ["1", "", "2", "Felis leo", "species", "synonym"], ["2", "", "1", "Leo leo", "species", "synonym"]]
+            let url = try fixture.folder("synonyms", ["meta.xml": dwcaMeta(coreTerms: Self.terms), "taxa.txt": tsv(rows)])
+            let assembled = try TaxonomyAssembler().assemble([try DwCAImporter().parse(url).result])
+            #expect(assembled.taxa.isEmpty)
+            #expect(assembled.sources.first?.rowsSkipped == 2)
+            for allow in [false, true] {
+                #expect {
+                    _ = try BuildCompleteness(allowPartial: allow).check(assembled, labels: ["synonyms"])
+                } throws: { error in
+                    (error as? IncompleteBuild)?.problems == ["no accepted taxon is left", "synonyms yields no taxa (2 rows read, 2 skipped)"]
+                        && (error as? IncompleteBuild)?.acceptable == false
+                }
+            }
+        }
+    }
+}

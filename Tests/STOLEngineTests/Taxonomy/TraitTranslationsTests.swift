@@ -33,6 +33,84 @@ import STOLProtocol
         #expect(throws: TraitTranslations.FormatError(line: 2, detail: "an empty field")) {
             try TraitTranslations(tsv: header + "term\tfish\t\tpoissons\tpeces\n")
         }
+        #expect(throws: TraitTranslations.FormatError(line: 2, detail: "lead \"heimisch\" needs one of {of} or {in}")) {
+            try TraitTranslations(tsv: header + "lead\tnative to\theimisch\toriginaire {of}\toriginario {of}\n")
+        }
+    }
+
+    /// A small table of every kind, so the composition rules are tested apart from the shipped data.
+    static let fixture = try! TraitTranslations(tsv: """
+        kind\ten\tde\tfr\tes
+        join\tand\tund\tet\ty
+        join\tof\tin\t-\tde
+        join\tin\tin\t-\ten
+        term\tlakes\tSeen\tlacs\tlagos
+        term\trivers\tFlüsse\trivières\tríos
+        term\tdead wood\tTotholz\tbois mort\tmadera muerta
+        term\tcold, clear streams\tkalte, klare Bäche\truisseaux froids et clairs\tarroyos fríos y claros
+        term\tAfrica\tAfrika\tAfrique\tÁfrica
+        term\tcap\tHut\tchapeau\tsombrero
+        term\tacross\tim Durchmesser\tde diamètre\tde diámetro
+        term\tedible\tessbar\tcomestible\tcomestible
+        place\tEurope\tin Europa\td'Europe\tde Europa
+        place\twestern Asia\tin Westasien\td'Asie occidentale\tde Asia occidental
+        place\tthe Northern Hemisphere\tauf der Nordhalbkugel\tde l'hémisphère Nord\tdel hemisferio norte
+        place\tfrom Spain to China\tvon Spanien bis China\tde l'Espagne à la Chine\tdesde España hasta China
+        place-in\tJapan\tin Japan\tau Japon\ten Japón
+        place-in\tEurope\tin Europa\ten Europe\ten Europa
+        lead\tnative to\theimisch {of}\toriginaire {of}\toriginario {of}
+        lead\tintroduced in\t{in} eingeführt\tintroduit {in}\tintroducido {in}
+        suffix\tworldwide\tweltweit\tdans le monde entier\ten todo el mundo
+        suffix\talmost worldwide\tfast weltweit\tpresque partout dans le monde\tcasi en todo el mundo
+        quantity\tup to about\tbis etwa\tjusqu'à environ\thasta unos
+        quantity\tup to about 1\tbis etwa 1\tjusqu'à environ 1\thasta alrededor de 1
+        quantity\tmore than\tmehr als\tplus de\tmás de
+        unit\tyears\tJahre\tans\taños
+
+        """)
+
+    @Test func leadsConnectorsSuffixesAndListsCompose() {
+        let cases: [(String, String, String)] = [
+            // A lead puts its places where its translation says, in the form it names.
+            ("native to Europe and western Asia", "de", "heimisch in Europa und Westasien"),
+            ("native to Europe and western Asia", "fr", "originaire d'Europe et d'Asie occidentale"),
+            ("introduced in Japan and Europe", "de", "in Japan und Europa eingeführt"),
+            ("introduced in Japan and Europe", "fr", "introduit au Japon et en Europe"),
+            ("introduced in Japan and Europe", "es", "introducido en Japón y Europa"),
+            // "in" and "across" say what "of" says of a habitat; "from" takes a range whole.
+            ("lakes in Europe", "fr", "lacs d'Europe"),
+            ("rivers across the Northern Hemisphere", "es", "ríos del hemisferio norte"),
+            ("lakes and rivers from Spain to China", "de", "Seen und Flüsse von Spanien bis China"),
+            // Words after a segment, the longest first.
+            ("dead wood worldwide", "es", "madera muerta en todo el mundo"),
+            ("lakes of Europe almost worldwide", "fr", "lacs d'Europe presque partout dans le monde"),
+            // A list item may hold a comma, a measurement or a parenthesis.
+            ("cold, clear streams, rivers and lakes", "de", "kalte, klare Bäche, Flüsse und Seen"),
+            ("rivers (cold, clear streams) and lakes", "fr", "rivières (ruisseaux froids et clairs) et lacs"),
+            ("cap up to about 1 m across, edible", "es", "sombrero hasta alrededor de 1 m de diámetro, comestible"),
+            // "; " inside a parenthesis does not end a segment.
+            ("lakes (rivers; dead wood); cold, clear streams", "de", "Seen (Flüsse; Totholz); kalte, klare Bäche"),
+            // Numbers: the English thousands comma goes; from five digits a no-break space.
+            ("more than 1,000 years", "de", "mehr als 1000 Jahre"),
+            ("more than 490,000 years", "fr", "plus de 490\u{00A0}000 ans"),
+        ]
+        for (english, lang, expected) in cases {
+            let trait = Self.fixture.localized(STOLProtocol.Trait(key: "habitat", value: english), to: lang)
+            #expect(trait.value == expected, "\(english) in \(lang)")
+        }
+        // A place that is only a term ("Africa", a continent) never ends a lead's list half
+        // translated; nor does an unknown place, range or suffix.
+        for english in ["native to Europe and Africa", "introduced in Atlantis", "dead wood on Mars", "cold, clear streams and oceans", "lakes from Spain to Atlantis", "rivers of Europe and Africa"] {
+            for lang in TraitTranslations.languages {
+                #expect(Self.fixture.translate(english, lang) == nil, "\(english) in \(lang)")
+            }
+        }
+    }
+
+    @Test func numbersAreWrittenTheWayGermanFrenchAndSpanishReadThem() {
+        let cases = ["1.5": "1,5", "0.5–1.25": "0,5–1,25", "10–30": "10–30", "1,000": "1000", "1,000–2,000": "1000–2000",
+                     "490,000": "490\u{00A0}000", "12,5": "12,5", "2,600": "2600"]
+        for (english, expected) in cases { #expect(TraitTranslations.localizedNumber(english) == expected, "\(english)") }
     }
 
     @Test func valuesAreComposedFromKnownParts() {
@@ -63,7 +141,7 @@ import STOLProtocol
     }
 
     @Test func aValueWithAnUnknownPartIsLeftWhole() {
-        for english in ["savanna, grassland and open woodland of Africa; Gir Forest in India", "woodland of Atlantis", "carnivore (dragons)", "about 3 furlongs"] {
+        for english in ["savanna, grassland and open woodland of Africa; Gir Forest on Atlantis", "woodland of Atlantis", "carnivore (dragons)", "about 3 furlongs"] {
             let trait = Self.value(english, "de")
             #expect(trait.value == english && trait.translated == false, "\(english)")
         }
@@ -76,7 +154,9 @@ import STOLProtocol
     }
 
     /// The share of the embedded database's trait values each language gets, printed for the
-    /// README's table, with a floor so the table cannot lose ground unnoticed.
+    /// README's table, with a floor so the table cannot lose ground unnoticed: every value was
+    /// translated when the floor was set (3,576 values, 100 % in de, fr and es); the floor leaves
+    /// a little room for values that new dataset entries bring before their rows are written.
     @Test func shareOfTheEmbeddedDatabaseTranslated() throws {
         let queue = try DatabaseQueue(path: try Engine.embeddedDatabaseURL().path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         let traits = try queue.read { db in
@@ -88,7 +168,13 @@ import STOLProtocol
             let share = Double(localized.filter { $0.translated == true }.count) / Double(traits.count)
             let byKey = Dictionary(grouping: localized, by: \.key).mapValues { list in "\(list.filter { $0.translated == true }.count)/\(list.count)" }
             print("trait values translated, \(lang): \(String(format: "%.1f", share * 100)) % of \(traits.count); by key: \(byKey.sorted { $0.key < $1.key })")
-            #expect(share > 0.5, "\(lang): \(share)")
+            let untranslated = localized.filter { $0.translated != true }
+            #expect(share >= 0.98, "\(lang): \(share); untranslated, for example: \(untranslated.prefix(10).map { "\($0.key): \($0.value)" })")
+            for key in ["body length", "diet", "habitat", "height", "lifespan", "metabolism", "shape", "size"] {
+                let ofKey = localized.filter { $0.key == key }
+                let keyShare = Double(ofKey.filter { $0.translated == true }.count) / Double(max(1, ofKey.count))
+                #expect(!ofKey.isEmpty && keyShare >= 0.95, "\(lang) \(key): \(keyShare); untranslated: \(untranslated.filter { $0.key == key }.prefix(10).map(\.value))")
+            }
             if lang == "de" { #expect(localized.allSatisfy { $0.label != $0.key }, "every key of the embedded database has a German label") }
         }
     }
