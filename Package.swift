@@ -94,17 +94,23 @@ let package = Package(
         .target(
             name: "STOLTestSupport",
             dependencies: [
-                "STOLSupport", "STOLJSON", "STOLProtocol", "STOLRPC", "STOLClient", "STOLInProcess",
+                "STOLSupport", "STOLJSON", "STOLProtocol", "STOLRPC", "STOLClient", "STOLInProcess", "STOLEngine", "STOLPipeline",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "STOLJSONTests", dependencies: ["STOLJSON"]),
         .testTarget(name: "STOLClientTests", dependencies: ["STOLClient", "STOLInProcess", "STOLProtocol", "STOLJSON", "STOLTestSupport"]),
-        .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport"]),
+        .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport", "STOLTestSupport"]),
         .testTarget(
             name: "STOLEngineTests",
             dependencies: ["STOLEngine", "STOLPipeline", "STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport", "STOLClient", "STOLTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(
+            name: "STOLPipelineTests",
+            dependencies: [
+                "STOLPipeline", "STOLEngine", "STOLProtocol", "STOLJSON", "STOLSupport", "STOLTestSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
         .testTarget(name: "STOLMCPTests", dependencies: ["STOLMCP", "STOLEngine", "STOLJSON", "STOLTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport", "STOLTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLJSON", "STOLProtocol", "STOLMCP", "STOLSupport", "STOLTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

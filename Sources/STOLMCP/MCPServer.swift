@@ -33,34 +33,47 @@ public enum MCPServer {
     }
 
     /// `initialize`: the version both sides speak, the tools capability and the instructions.
-    struct InitializeRequest: RPCRequest {
-        typealias Response = JSONValue
-        static let method = "initialize"
-        var protocolVersion: String?
-        var capabilities: JSONValue?
-        var clientInfo: JSONValue?
+    public struct InitializeRequest: RPCRequest {
+        public typealias Response = JSONValue
+        public static let method = "initialize"
+        public var protocolVersion: String?
+        public var capabilities: JSONValue?
+        public var clientInfo: JSONValue?
+
+        public init(protocolVersion: String? = nil, capabilities: JSONValue? = nil, clientInfo: JSONValue? = nil) {
+            self.protocolVersion = protocolVersion
+            self.capabilities = capabilities
+            self.clientInfo = clientInfo
+        }
     }
 
     /// `notifications/initialized`: the client is ready; nothing to do.
-    struct InitializedNotification: RPCNotification {
-        static let method = "notifications/initialized"
+    public struct InitializedNotification: RPCNotification {
+        public static let method = "notifications/initialized"
+        public init() {}
     }
 
     /// `tools/list`: every tool, in one page.
-    struct ListToolsRequest: RPCRequest {
-        typealias Response = JSONValue
-        static let method = "tools/list"
-        var cursor: String?
+    public struct ListToolsRequest: RPCRequest {
+        public typealias Response = JSONValue
+        public static let method = "tools/list"
+        public var cursor: String?
+        public init(cursor: String? = nil) { self.cursor = cursor }
     }
 
     /// `tools/call`: runs one tool. An unknown tool is a protocol error; a call the tool cannot
     /// answer (bad arguments, an unknown or ambiguous name, an engine error) is a result with
     /// `isError: true`.
-    struct CallToolRequest: RPCRequest {
-        typealias Response = JSONValue
-        static let method = "tools/call"
-        var name: String
-        var arguments: JSONValue?
+    public struct CallToolRequest: RPCRequest {
+        public typealias Response = JSONValue
+        public static let method = "tools/call"
+        public var name: String
+        public var arguments: JSONValue?
+
+        public init(name: String, arguments: JSONValue? = nil) {
+            self.name = name
+            self.arguments = arguments
+        }
     }
 
     /// The MCP methods over `engine`. `testTools` adds `test_sleep`, for the test suites only.

@@ -23,3 +23,11 @@ public struct CountingRequest: RPCRequest, Hashable {
         self.delayMs = delayMs
     }
 }
+
+/// `test/print {text}`: a handler that prints, as a careless one would; answers `{}`.
+public struct PrintRequest: RPCRequest, Hashable {
+    public typealias Response = EmptyResponse
+    public static let method = "test/print"
+    public var text: String
+    public init(text: String) { self.text = text }
+}

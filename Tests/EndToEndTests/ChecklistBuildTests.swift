@@ -23,12 +23,12 @@ import STOLTestSupport
 
     /// Walks down from the roots by name.
     static func find(_ engine: EngineProcess, _ path: [String]) async -> JSONValue? {
-        var children = await engine.result("taxon/roots")?["roots"]?.arrayValue ?? []
+        var children = await engine.result(TaxonRootsRequest())?["roots"]?.arrayValue ?? []
         var found: JSONValue?
         for name in path {
             found = children.first { $0["scientificName"]?.stringValue == name }
-            guard let id = found?["id"] else { return nil }
-            children = await engine.result("taxon/children", .object(["id": id, "limit": 1000]))?["children"]?.arrayValue ?? []
+            guard let id = found?["id"]?.int64Value else { return nil }
+            children = await engine.result(TaxonChildrenRequest(id: id, limit: 1000))?["children"]?.arrayValue ?? []
         }
         return found
     }
@@ -43,7 +43,8 @@ import STOLTestSupport
 
         let engine = try EngineProcess(["--database", built.db.path])
         let tiger = try #require(await Self.find(engine, ["Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera", "Panthera tigris"]))
-        let detail = try #require(await engine.result("taxon/detail", .object(["id": tiger["id"]!, "lang": "es"])))
+        let tigerID = try #require(tiger["id"]?.int64Value)
+        let detail = try #require(await engine.result(TaxonDetailRequest(id: tigerID, lang: "es")))
         #expect(detail["preferredCommonName"] == "Tigre")
         #expect(detail["lineage"]?.arrayValue?.map { $0["scientificName"]?.stringValue ?? "" } == ["Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera"])
         let synonyms = detail["synonyms"]?.arrayValue?.compactMap { $0["name"]?.stringValue }.sorted()
@@ -67,7 +68,7 @@ import STOLTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: built.db.deletingLastPathComponent().path) == ["spiders.sqlite"])
 
         let engine = try EngineProcess(["--database", built.db.path])
-        let info = await engine.result("database/info")
+        let info = await engine.result(DatabaseInfoRequest())
         #expect(info?["taxaCount"] == 506)
         #expect(info?["dataset"]?["attribution"]?.stringValue?.contains("central European spider diversity") == true)
         let species = try #require(await Self.find(engine, ["Agelena", "Agelena labyrinthica"]))
@@ -121,10 +122,10 @@ import STOLTestSupport
         let aves = try #require(await Self.find(engine, ["Eukaryota", "Animalia", "Aves"]))
         #expect(aves["disambiguation"] == nil)
         #expect(gannet["disambiguation"]?["ancestorId"] == aves["id"])
-        let got = await engine.result("taxon/get", .object(["id": gannet["id"]!]))
+        let got = await engine.result(TaxonGetRequest(id: try #require(gannet["id"]?.int64Value)))
         #expect(got?["disambiguation"]?["display"] == "Morus (genus in Aves)")
         let species = try #require(await Self.find(engine, ["Eukaryota", "Animalia", "Aves", "Morus", "Morus bassanus"]))
-        let lineage = await engine.result("taxon/ancestors", .object(["id": species["id"]!]))?["ancestors"]?.arrayValue ?? []
+        let lineage = await engine.result(TaxonAncestorsRequest(id: try #require(species["id"]?.int64Value)))?["ancestors"]?.arrayValue ?? []
         #expect(lineage.map { $0["disambiguation"]?["display"]?.stringValue } == [nil, nil, nil, "Morus (genus in Aves)"])
     }
 
@@ -200,7 +201,7 @@ import STOLTestSupport
         #expect(built.stderr.components(separatedBy: "synonyms point at each other in a loop").count - 1 == 31, "\(built.stderr)")
         #expect(built.stdout.contains("skipped rows 0, issues 31"), "\(built.stdout)")
         let engine = try EngineProcess(["--database", built.db.path])
-        #expect(await engine.result("database/info")?["taxaCount"] == 62)
+        #expect(await engine.result(DatabaseInfoRequest())?["taxaCount"] == 62)
     }
 
     /// An archive that keeps no accepted taxon fails, writes nothing, and says why, even with
@@ -266,12 +267,12 @@ import STOLTestSupport
     /// The embedded database was built before homonyms were handled; its two Morus are told apart.
     @Test func embeddedDatabaseHomonyms() async throws {
         let engine = try EngineProcess()
-        let gannet = await engine.result("taxon/get", .object(["id": .integer(3_887_965_843_785_709)]))
-        let mulberry = await engine.result("taxon/get", .object(["id": .integer(1_883_078_841_168_335)]))
+        let gannet = await engine.result(TaxonGetRequest(id: 3_887_965_843_785_709))
+        let mulberry = await engine.result(TaxonGetRequest(id: 1_883_078_841_168_335))
         #expect(gannet?["scientificName"] == "Morus")
         #expect(gannet?["disambiguation"]?["display"] == "Morus (genus in Aves)")
         #expect(mulberry?["disambiguation"]?["display"] == "Morus (genus in Magnoliopsida)")
-        let sulidae = await engine.result("taxon/get", .object(["id": gannet!["parentId"]!]))
+        let sulidae = await engine.result(TaxonGetRequest(id: try #require(gannet?["parentId"]?.int64Value)))
         #expect(sulidae?["scientificName"] == "Sulidae")
         #expect(sulidae?["disambiguation"] == nil)
     }

@@ -90,17 +90,17 @@ import STOLTestSupport
 
     @Test func theEngineServesItWithNoArguments() async throws {
         let engine = try EngineProcess()
-        let info = await engine.result("database/info")
+        let info = await engine.result(DatabaseInfoRequest())
         #expect(info?["source"] == "bundled")
         #expect(info?["dataset"]?["name"]?.stringValue?.contains("Tree of Life") == true)
         let lion = try #require(Int64(try Self.query("SELECT id FROM taxa WHERE scientific_name = 'Panthera leo'").first ?? ""))
-        let detail = await engine.result("taxon/detail", .object(["id": .integer(lion), "lang": "es"]))
+        let detail = await engine.result(TaxonDetailRequest(id: lion, lang: "es"))
         #expect(detail?["preferredCommonName"] == "León")
         let lineage = detail?["lineage"]?.arrayValue?.compactMap { $0["scientificName"]?.stringValue } ?? []
         #expect(lineage == ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera"])
         #expect(detail?["synonyms"]?.arrayValue?.contains { $0["name"] == "Felis leo" } == true)
         let sparrow = try #require(Int64(try Self.query("SELECT id FROM taxa WHERE scientific_name = 'Passer domesticus'").first ?? ""))
-        #expect(await engine.result("taxon/get", .object(["id": .integer(sparrow)]))?["preferredCommonName"]?.stringValue?.lowercased() == "house sparrow")
+        #expect(await engine.result(TaxonGetRequest(id: sparrow))?["preferredCommonName"]?.stringValue?.lowercased() == "house sparrow")
     }
 
     @Test func itIsExactlyWhatItsSourcesBuild() throws {

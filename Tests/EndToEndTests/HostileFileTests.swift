@@ -58,7 +58,7 @@ import STOLProtocol
 
     static func state(_ engine: EngineProcess) async -> State {
         let data = engine.dataDirectory
-        return State(info: await engine.result("database/info"), packs: await engine.result("media/packs"), tree: tree(data),
+        return State(info: await engine.result(DatabaseInfoRequest()), packs: await engine.result(MediaPacksRequest()), tree: tree(data),
                      reference: try? Data(contentsOf: data.appendingPathComponent("Databases/reference.sqlite")),
                      pack: try? Data(contentsOf: data.appendingPathComponent("Media/hostile-base.sqlite")))
     }
@@ -73,7 +73,7 @@ import STOLProtocol
         for kind in [StolKind.database, .media] {
             let url = setup.scratch.appendingPathComponent("valid.\(kind.fileExtension)")
             try Data(setup.files.valid(kind)).write(to: url)
-            let response = await engine.call(kind.method, .object(["path": .string(url.path)]), timeout: .seconds(120))
+            let response = await engine.call(kind.importRequest(url.path), timeout: .seconds(120))
             try #require(response?["result"] != nil, "the valid \(kind.rawValue) file must import: \(String(describing: response))")
             try? FileManager.default.removeItem(at: url)
         }
@@ -82,8 +82,8 @@ import STOLProtocol
 
     /// Serving still works: a ping and a taxon read from the reference database.
     static func serving(_ engine: EngineProcess, _ setup: Setup) async -> Bool {
-        guard await engine.result("ping") == .object([]) else { return false }
-        return await engine.result("taxon/get", .object(["id": .integer(Int(setup.leo))]))?["scientificName"] == "Panthera leo"
+        guard await engine.result(PingRequest()) == .object([]) else { return false }
+        return await engine.result(TaxonGetRequest(id: setup.leo))?["scientificName"] == "Panthera leo"
     }
 
     struct Tally {
@@ -123,7 +123,7 @@ import STOLProtocol
             defer { Self.clean(inputs) }
             tally.tried[hostile.family, default: 0] += 1
 
-            let response = await engine.call(kind.method, .object(["path": .string(path)]), timeout: .seconds(120))
+            let response = await engine.call(kind.importRequest(path), timeout: .seconds(120))
             let error = response?["error"]
             #expect(error?["code"] == .integer(kind.errorCode), "\(label): \(String(describing: response))")
             #expect(error?["data"]?["kind"] == .string(hostile.expectedKind), "\(label): \(String(describing: response))")
@@ -204,7 +204,7 @@ import STOLProtocol
             let url = setup.scratch.appendingPathComponent("control-\(number).\(kind.fileExtension)")
             try Data(bytes).write(to: url)
             defer { try? FileManager.default.removeItem(at: url) }
-            let response = await engine.call(kind.method, .object(["path": .string(url.path)]), timeout: .seconds(120))
+            let response = await engine.call(kind.importRequest(url.path), timeout: .seconds(120))
             #expect(response?["result"] != nil, "\(name): \(String(describing: response))")
             #expect(ReferenceTests.tmpFiles(data).isEmpty, "\(name)")
             if kind == .database {
@@ -212,7 +212,7 @@ import STOLProtocol
                 #expect(await Self.serving(engine, setup), "\(name)")
             }
         }
-        #expect(await engine.result("media/image", .object(["taxonId": .integer(Int(setup.leo))]))?["width"] == 6)
+        #expect(await engine.result(MediaImageRequest(taxonId: setup.leo))?["width"] == 6)
         engine.closeStdin()
         #expect(await engine.waitForExit() == 0)
     }

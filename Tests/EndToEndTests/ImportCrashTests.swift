@@ -38,11 +38,8 @@ import STOLTestSupport
         for round in 0..<Self.kills {
             let target = candidates[round % 2]
             let engine = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
-            #expect(await engine.result("ping") == .object([]), "round \(round)")
-            engine.send(JSONValue.object([
-                "jsonrpc": "2.0", "id": 1, "method": "database/import",
-                "params": .object(["path": .string(target.stol.path), "_meta": .object(["progressToken": "crash"])]),
-            ]).description)
+            #expect(await engine.result(PingRequest()) == .object([]), "round \(round)")
+            engine.sendRequest(DatabaseImportRequest(path: target.stol.path), id: 1, progressToken: "crash")
             if round % 3 == 2 {
                 // A short random delay reaches the late stages: install, rename, activate.
                 try await Task.sleep(for: .milliseconds(next(60)))
@@ -60,7 +57,7 @@ import STOLTestSupport
 
             // Restart: leftovers are cleaned, and the reference is whole.
             let restarted = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
-            let info = await restarted.result("database/info")
+            let info = await restarted.result(DatabaseInfoRequest())
             #expect(ReferenceTests.tmpFiles(data).isEmpty, "round \(round) (seed \(replay)): \(ReferenceTests.tmpFiles(data))")
             let file = ReferenceTests.referenceFile(data)
             if FileManager.default.fileExists(atPath: file.path) {

@@ -24,7 +24,7 @@ import STOLProtocol
         var rss: [Int] = []
         for round in 0..<60 {
             // Raw lines: the answers are large, and parsing each one would only slow the test.
-            engine.send(#"{"jsonrpc":"2.0","id":\#(round),"method":"favorites/list"}"#)
+            engine.sendRequest(FavoritesListRequest(), id: .integer(round))
             var lines: [String] = []
             for _ in 0..<30_000 where lines.isEmpty {
                 lines = engine.takeLines()

@@ -54,7 +54,7 @@ import STOLTestSupport
         while bodies.count < requests.count {
             if sent < requests.count, sent - bodies.count < window {
                 let end = min(requests.count, sent + 256)
-                engine.send(requests[sent..<end].map(\.line).joined(separator: "\n"))
+                engine.sendLine(requests[sent..<end].map(\.line).joined(separator: "\n"))
                 sent = end
             }
             let lines = engine.takeLines()
@@ -139,7 +139,7 @@ import STOLTestSupport
         defer { try? FileManager.default.removeItem(at: data) }
         let engine = try EngineProcess(["--trusted-key", kit.publicKey, "--log-level", "warning"], dataDirectory: data)
         let pid = engine.process.processIdentifier
-        #expect(await engine.result("ping") == .object([]))
+        #expect(await engine.result(PingRequest()) == .object([]))
 
         // Each read's answer on each database alone.
         let onBundled = try await Self.answers(engine, pool.indices.map { ($0, Self.request($0, pool[$0].method, pool[$0].params)) })
@@ -238,7 +238,7 @@ import STOLTestSupport
                     // A list may see any state from the changes acknowledged before it was sent on.
                     if case .list = expected[i] { expected[i] = .list(minimumChanges: appliedChanges) }
                 }
-                engine.send(lines[sent..<end].joined(separator: "\n"))
+                engine.sendLine(lines[sent..<end].joined(separator: "\n"))
                 sent = end
             }
             let received = engine.takeLines()
@@ -326,11 +326,11 @@ import STOLTestSupport
         #expect(late.isEmpty, "lines after the last answer: \(late.prefix(3))")
         #expect(switchNotices == switches, "one database/didSwitch per switch")
         #expect(changeNotices == changeCounts, "favorites/didChange counts follow the model in order")
-        let contains = await engine.result("favorites/contains", .object(["taxonIds": .array(favoriteIDs.map { JSONValue.integer($0) })]))
+        let contains = await engine.result(FavoritesContainsRequest(taxonIds: favoriteIDs))
         for taxon in favoriteIDs {
             #expect(contains?["favorites"]?[String(taxon)] == JSONValue.bool(model.contains(taxon)), "final state of \(taxon)")
         }
-        #expect(await engine.result("database/info")?["source"] == (referenceActive ? "reference" : "bundled"))
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == (referenceActive ? "reference" : "bundled"))
         #expect(engine.process.isRunning, "no crash")
 
         let peakKiB = sampler.peakKiB

@@ -1,5 +1,6 @@
 import Foundation
 import STOLJSON
+import STOLMCP
 import STOLProtocol
 import STOLRPC
 import STOLTestSupport
@@ -82,10 +83,10 @@ import Testing
         let (genusID, lionID, tigerID) = (ids[0], ids[1], ids[2])
 
         let engine = try EngineProcess(["mcp", "--database", db.path])
-        let initialized = await engine.result("initialize", .object(["protocolVersion": "2025-06-18", "capabilities": .object([:]), "clientInfo": .object(["name": "test", "version": "1"])]))
+        let initialized = await engine.result(MCPServer.InitializeRequest(protocolVersion: "2025-06-18", capabilities: .object([:]), clientInfo: .object(["name": "test", "version": "1"])))
         try #require(initialized != nil)
         func call(_ tool: String, _ arguments: JSONValue) async throws -> JSONValue {
-            let result = try #require(await engine.result("tools/call", .object(["name": .string(tool), "arguments": arguments])), "\(tool)")
+            let result = try #require(await engine.result(MCPServer.CallToolRequest(name: tool, arguments: arguments)), "\(tool)")
             #expect(result["isError"] == false, "\(tool): \(result)")
             let text = try #require(result["content"]?.arrayValue?.first?["text"]?.stringValue, "\(tool)")
             Self.checkText(text, tool)
@@ -112,7 +113,7 @@ import Testing
         #expect(info["structuredContent"]?["dataset"]?["name"]?.stringValue == Self.dataset)
 
         // A name used as the argument, echoed in an error's text, is quoted too.
-        let missing = try #require(await engine.result("tools/call", .object(["name": "get_taxon", "arguments": .object(["taxon": .string("x\"\n\(Self.injection)")])])))
+        let missing = try #require(await engine.result(MCPServer.CallToolRequest(name: "get_taxon", arguments: .object(["taxon": .string("x\"\n\(Self.injection)")]))))
         #expect(missing["isError"] == true)
         Self.checkText(missing["content"]?.arrayValue?.first?["text"]?.stringValue ?? "", "unknown name")
     }

@@ -88,9 +88,7 @@ import STOLTestSupport
     static func referenceFile(_ data: URL) -> URL { data.appendingPathComponent("Databases/reference.sqlite") }
 
     func importRequest(_ engine: EngineProcess, _ path: String, id: Int, token: String? = nil) {
-        var params: [(key: String, value: JSONValue)] = [("path", .string(path))]
-        if let token { params.append(("_meta", .object([("progressToken", .string(token))]))) }
-        engine.send(JSONValue.object([("jsonrpc", "2.0"), ("id", .integer(id)), ("method", "database/import"), ("params", .object(params))]).description)
+        engine.sendRequest(DatabaseImportRequest(path: path), id: .integer(id), progressToken: token.map { .string($0) })
     }
 
     func response(_ engine: EngineProcess, id: Int, timeout: Duration = .seconds(60)) async -> JSONValue? {
@@ -100,7 +98,7 @@ import STOLTestSupport
     /// Imports the fixture and checks it is active.
     func importFixture(_ engine: EngineProcess) async throws {
         let kit = try Self.kit.get()
-        let result = try #require(await engine.call("database/import", .object(["path": .string(kit.stol.path)]), timeout: .seconds(60))?["result"])
+        let result = try #require(await engine.call(DatabaseImportRequest(path: kit.stol.path), timeout: .seconds(60))?["result"])
         #expect(result["source"] == "reference")
         #expect(result["taxaCount"] == .integer(kit.taxaCount))
         _ = await engine.next(timeout: .seconds(1)) { $0["method"] == "database/didSwitch" }
@@ -109,7 +107,7 @@ import STOLTestSupport
     /// The fixture reference is still installed, unchanged and active; nothing is left in tmp.
     func expectReferenceSurvives(_ engine: EngineProcess, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let kit = try Self.kit.get()
-        let info = await engine.result("database/info")
+        let info = await engine.result(DatabaseInfoRequest())
         #expect(info?["source"] == "reference", "\(label)", sourceLocation: sourceLocation)
         #expect(info?["taxaCount"] == .integer(kit.taxaCount), "\(label)", sourceLocation: sourceLocation)
         #expect(Self.tmpFiles(engine.dataDirectory).isEmpty, "\(label): \(Self.tmpFiles(engine.dataDirectory))", sourceLocation: sourceLocation)
@@ -156,7 +154,7 @@ import STOLTestSupport
     @Test func importReportsProgressInOrderThenSwitchesAndDeletes() async throws {
         let kit = try Self.kit.get()
         let engine = try engine()
-        #expect(await engine.result("database/info")?["source"] == "bundled")
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "bundled")
         #expect(engine.stderrText.contains("--trusted-key") || engine.stderrText.contains("trusting"))
 
         importRequest(engine, kit.stol.path, id: 500, token: "imp")
@@ -191,41 +189,41 @@ import STOLTestSupport
         #expect(!engine.pendingLines.contains { $0.contains("$/progress") }, "no progress after the response")
 
         // Browse it.
-        let info = await engine.result("database/info")
+        let info = await engine.result(DatabaseInfoRequest())
         #expect(info?["source"] == "reference")
         #expect(info?["dataset"]?["name"] == "Fixture")
         let leo = try #require(Int64(try SQLiteCLI.run(kit.database, "SELECT id FROM taxa WHERE scientific_name = 'Panthera leo'").first ?? ""))
-        #expect(await engine.result("taxon/get", .object(["id": .integer(Int(leo))]))?["scientificName"] == "Panthera leo")
+        #expect(await engine.result(TaxonGetRequest(id: leo))?["scientificName"] == "Panthera leo")
         #expect(Self.tmpFiles(engine.dataDirectory).isEmpty)
         #expect(Self.settingActive(engine.dataDirectory) == true)
 
         // Deactivate without delete: bundled at once, file kept.
-        let off = await engine.call("database/deactivateReference")
+        let off = await engine.call(DeactivateReferenceRequest())
         #expect(off?["result"]?["isReferenceActive"] == false)
         #expect(off?["result"]?["referenceAvailable"] == true)
         #expect(off?["result"]?["source"] == "bundled")
         #expect(await engine.next(timeout: .seconds(2)) { $0["method"] == "database/didSwitch" }?["params"]?["source"] == "bundled")
-        #expect(await engine.result("database/info")?["source"] == "bundled")
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "bundled")
         #expect(Self.settingActive(engine.dataDirectory) == false)
         #expect(FileManager.default.fileExists(atPath: Self.referenceFile(engine.dataDirectory).path))
 
         // Activate again.
-        let on = await engine.call("database/activateReference")
+        let on = await engine.call(ActivateReferenceRequest())
         #expect(on?["result"]?["isReferenceActive"] == true)
         #expect(await engine.next(timeout: .seconds(2)) { $0["method"] == "database/didSwitch" }?["params"]?["source"] == "reference")
-        #expect(await engine.result("database/info")?["source"] == "reference")
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "reference")
         #expect(Self.settingActive(engine.dataDirectory) == true)
 
         // Deactivate with delete: the file is gone, activating fails, re-import works.
-        let deleted = await engine.call("database/deactivateReference", .object(["delete": true]))
+        let deleted = await engine.call(DeactivateReferenceRequest(delete: true))
         #expect(deleted?["result"]?["isReferenceActive"] == false)
         #expect(deleted?["result"]?["referenceAvailable"] == false)
         #expect(!FileManager.default.fileExists(atPath: Self.referenceFile(engine.dataDirectory).path))
-        #expect(await engine.result("database/info")?["source"] == "bundled")
-        expectError(await engine.call("database/activateReference"), kind: "referenceMissing")
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "bundled")
+        expectError(await engine.call(ActivateReferenceRequest()), kind: "referenceMissing")
         // Deactivating again is not a switch: no didSwitch.
         _ = await engine.next(timeout: .milliseconds(300)) { $0["method"] == "database/didSwitch" }
-        #expect(await engine.result("database/deactivateReference") != nil)
+        #expect(await engine.result(DeactivateReferenceRequest()) != nil)
         #expect(await engine.next(timeout: .milliseconds(300)) { $0["method"] == "database/didSwitch" } == nil)
 
         try await importFixture(engine)
@@ -236,18 +234,18 @@ import STOLTestSupport
     /// not absolute is refused, naming the field, before anything is copied.
     @Test func aRelativeOrTildePathIsRefused() async throws {
         let engine = try engine()
-        for method in ["database/import", "media/import"] {
+        for kind in [StolKind.database, .media] {
             for path in ["fixture.stol", "./fixture.stol", "../fixture.stol", "~/fixture.stol", "~"] {
-                let error = await engine.call(method, .object(["path": .string(path)]))?["error"]
-                #expect(error?["code"] == .number("-32602"), "\(method) \(path)")
-                #expect(error?["data"]?["field"] == "path", "\(method) \(path)")
+                let error = await engine.call(kind.importRequest(path))?["error"]
+                #expect(error?["code"] == -32602, "\(kind) \(path)")
+                #expect(error?["data"]?["field"] == "path", "\(kind) \(path)")
                 #expect(error?["data"]?["detail"]?.stringValue?.hasPrefix("must be an absolute path") == true, "\(String(describing: error))")
             }
-            let tilde = await engine.call(method, .object(["path": "~/x.stol"]))?["error"]?["data"]?["detail"]?.stringValue
+            let tilde = await engine.call(kind.importRequest("~/x.stol"))?["error"]?["data"]?["detail"]?.stringValue
             #expect(tilde?.contains("does not expand ~") == true)
         }
         #expect(Self.tmpFiles(engine.dataDirectory).isEmpty)
-        #expect(await engine.result("database/info")?["source"] == "bundled")
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "bundled")
     }
 
     // MARK: Every error kind
@@ -260,7 +258,7 @@ import STOLTestSupport
         try await importFixture(engine)
         var stats: JSONValue? = nil
         for _ in 0..<200 {
-            stats = await engine.result("compare/stats")
+            stats = await engine.result(CompareStatsRequest())
             if stats?["state"] == "ready", stats?["nodes"] == .integer(kit.taxaCount) { break }
             try await Task.sleep(for: .milliseconds(25))
         }
@@ -269,7 +267,7 @@ import STOLTestSupport
         let ids = try ["Testus species01", "Testus species02"].map { name in
             try #require(Int64(try SQLiteCLI.run(kit.database, "SELECT id FROM taxa WHERE scientific_name = '\(name)'").first ?? ""))
         }
-        let compared = await engine.result("compare/taxa", .object(["a": .integer(ids[0]), "b": .integer(ids[1])]))
+        let compared = await engine.result(CompareTaxaRequest(a: ids[0], b: ids[1]))
         #expect(compared?["lca"]?["scientificName"] == "Testus")
         #expect(compared?["taxonomicDistance"] == 2)
     }
@@ -287,26 +285,23 @@ import STOLTestSupport
         for round in 0..<20 {
             for _ in 0..<15 {
                 id += 1
-                let method = ["taxon/detail", "search/query", "taxon/ancestors", "compare/taxa"][id % 4]
-                let params: JSONValue = switch method {
-                case "search/query": .object(["query": "panthera"])
-                case "compare/taxa": .object(["a": .integer(leo), "b": .integer(leo)])
-                default: .object(["id": .integer(leo)])
-                }
-                engine.send(JSONValue.object(["jsonrpc": "2.0", "id": .integer(id), "method": .string(method), "params": params]).description)
-                expected[id] = method
+                let request: any RPCRequest = [
+                    TaxonDetailRequest(id: leo), SearchQueryRequest(query: "panthera"), TaxonAncestorsRequest(id: leo), CompareTaxaRequest(a: leo, b: leo),
+                ][id % 4]
+                engine.sendRequest(request, id: .integer(id))
+                expected[id] = type(of: request).method
             }
             id += 1
-            let switchMethod = round % 2 == 0 ? "database/deactivateReference" : "database/activateReference"
-            engine.send(JSONValue.object(["jsonrpc": "2.0", "id": .integer(id), "method": .string(switchMethod)]).description)
-            expected[id] = switchMethod
+            let switching: any RPCRequest = round % 2 == 0 ? DeactivateReferenceRequest() : ActivateReferenceRequest()
+            engine.sendRequest(switching, id: .integer(id))
+            expected[id] = type(of: switching).method
         }
         for (requestID, method) in expected.sorted(by: { $0.key < $1.key }) {
             let response = await engine.next(timeout: .seconds(60)) { $0["id"] == .integer(requestID) }
             #expect(response?["result"] != nil, "\(method) #\(requestID): \(String(describing: response?["error"]))")
         }
         #expect(await engine.next(timeout: .milliseconds(300)) { $0["id"] != nil } == nil, "nothing answered twice")
-        #expect(await engine.result("ping") == .object([:]))
+        #expect(await engine.result(PingRequest()) == .object([:]))
     }
 
     /// A file that claims 0 bytes and blocks on read (`/proc/kmsg`, readable as root) is read
@@ -314,9 +309,9 @@ import STOLTestSupport
     @Test(.enabled(if: open("/proc/kmsg", O_RDONLY | O_NONBLOCK).closingIfOpen()))
     func aFileIsReadNoFurtherThanItsSize() async throws {
         let engine = try engine()
-        for method in ["database/import", "media/import"] {
-            let response = await engine.call(method, .object(["path": "/proc/kmsg"]), timeout: .seconds(20))
-            expectError(response, kind: "notAStolFile", code: method == "database/import" ? -32020 : -32021)
+        for kind in [StolKind.database, .media] {
+            let response = await engine.call(kind.importRequest("/proc/kmsg"), timeout: .seconds(20))
+            expectError(response, kind: "notAStolFile", code: kind == .database ? -32020 : -32021)
         }
         #expect(Self.tmpFiles(engine.dataDirectory).isEmpty)
     }
@@ -334,7 +329,7 @@ import STOLTestSupport
             return url.path
         }
         func attempt(_ path: String, _ kind: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue? {
-            let response = await engine.call("database/import", .object(["path": .string(path)]), timeout: .seconds(60))
+            let response = await engine.call(DatabaseImportRequest(path: path), timeout: .seconds(60))
             expectError(response, kind: kind, sourceLocation: sourceLocation)
             #expect(await engine.next(timeout: .milliseconds(50)) { $0["method"] == "database/didSwitch" } == nil, sourceLocation: sourceLocation)
             try await expectReferenceSurvives(engine, kind, sourceLocation: sourceLocation)
@@ -412,7 +407,7 @@ import STOLTestSupport
         _ = try await attempt(garbageStol.path, "databaseCorrupt")
 
         // And the engine is still fine.
-        #expect(await engine.result("taxon/roots")?["roots"]?.arrayValue?.isEmpty == false)
+        #expect(await engine.result(TaxonRootsRequest())?["roots"]?.arrayValue?.isEmpty == false)
     }
 
     @Test func aSecondImportWhileOneRunsIsRefusedAndOtherRequestsKeepFlowing() async throws {
@@ -423,11 +418,11 @@ import STOLTestSupport
 
         importRequest(engine, big.path, id: 700, token: "big")
         #expect(await engine.next(timeout: .seconds(20)) { $0["params"]?["value"]?["kind"] == "report" } != nil)
-        expectError(await engine.call("database/import", .object(["path": .string(kit.stol.path)])), kind: "importAlreadyInProgress")
-        expectError(await engine.call("database/deactivateReference"), kind: "importAlreadyInProgress")
+        expectError(await engine.call(DatabaseImportRequest(path: kit.stol.path)), kind: "importAlreadyInProgress")
+        expectError(await engine.call(DeactivateReferenceRequest()), kind: "importAlreadyInProgress")
         // Other requests are answered during the import.
-        #expect(await engine.call("ping", timeout: .seconds(2))?["result"] != nil)
-        #expect(await engine.result("database/info")?["source"] == "reference")
+        #expect(await engine.call(PingRequest(), timeout: .seconds(2))?["result"] != nil)
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "reference")
 
         // The random payload is no database: the import fails at the end and changes nothing.
         expectError(await response(engine, id: 700), kind: "databaseCorrupt")
@@ -442,7 +437,7 @@ import STOLTestSupport
         try await importFixture(engine)
         importRequest(engine, big.path, id: 800, token: "c1")
         #expect(await engine.next(timeout: .seconds(20)) { $0["params"]?["value"]?["message"] == "verifying checksum" } != nil)
-        engine.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":800}}"#)
+        engine.notify(CancelRequestNotification(id: .number("800")))
         let response = await response(engine, id: 800)
         expectError(response, kind: "cancelled", code: -32800)
         try await expectReferenceSurvives(engine, "cancelled by $/cancelRequest")
@@ -452,10 +447,10 @@ import STOLTestSupport
         let big = try Self.bigFile.get()
         let engine = try engine()
         try await importFixture(engine)
-        #expect(await engine.result("database/cancelImport")?["cancelled"] == false)
+        #expect(await engine.result(DatabaseCancelImportRequest())?["cancelled"] == false)
         importRequest(engine, big.path, id: 900, token: "c2")
         #expect(await engine.next(timeout: .seconds(20)) { $0["params"]?["value"]?["message"] == "verifying checksum" } != nil)
-        #expect(await engine.result("database/cancelImport")?["cancelled"] == true)
+        #expect(await engine.result(DatabaseCancelImportRequest())?["cancelled"] == true)
         let response = await response(engine, id: 900)
         expectError(response, kind: "cancelled", code: -32800)
         try await expectReferenceSurvives(engine, "cancelled by database/cancelImport")
@@ -481,8 +476,8 @@ import STOLTestSupport
         try Data("partial".utf8).write(to: data.appendingPathComponent("tmp/import-\(UUID().uuidString).sqlite"))
         try Data("partial".utf8).write(to: data.appendingPathComponent("tmp/backup-\(UUID().uuidString).sqlite"))
         let second = try engine(data)
-        #expect(await second.result("database/info")?["taxaCount"] == .integer(kit.taxaCount))
-        #expect(await second.result("database/info")?["source"] == "reference")
+        #expect(await second.result(DatabaseInfoRequest())?["taxaCount"] == .integer(kit.taxaCount))
+        #expect(await second.result(DatabaseInfoRequest())?["source"] == "reference")
         #expect(Self.tmpFiles(data).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: abandoned.path))
         #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("tmp").path))
@@ -494,7 +489,7 @@ import STOLTestSupport
         try handle.write(contentsOf: Data(repeating: 0x42, count: 4096))
         try handle.close()
         let third = try engine(data)
-        #expect(await third.result("database/info")?["source"] == "bundled")
+        #expect(await third.result(DatabaseInfoRequest())?["source"] == "bundled")
         #expect(Self.settingActive(data) == false)
         #expect(third.stderrText.contains("falling back to the bundled database"), "\(third.stderrText)")
         // The bundled database still serves, and re-import replaces the damaged file.
@@ -520,19 +515,19 @@ import STOLTestSupport
         #expect(size > 2 << 20, "a multi-megabyte file: \(size)")
 
         let engine = try engine()
-        let result = await engine.call("database/import", .object(["path": .string(stol.path), "_meta": .object(["progressToken": "real"])]), timeout: .seconds(120))?["result"]
+        let result = await engine.call(DatabaseImportRequest(path: stol.path), progressToken: "real", timeout: .seconds(120))?["result"]
         #expect(result?["source"] == "reference")
         let taxa = try Int(SQLiteCLI.run(database, "SELECT count(*) FROM taxa").first ?? "")
         #expect(result?["taxaCount"] == taxa.map { .integer($0) })
 
-        let felidae = try #require(Int(try SQLiteCLI.run(database, "SELECT id FROM taxa WHERE scientific_name = 'Felidae'").first ?? ""))
+        let felidae = try #require(Int64(try SQLiteCLI.run(database, "SELECT id FROM taxa WHERE scientific_name = 'Felidae'").first ?? ""))
         var names: [String] = []
         var queue = [felidae]
         while let id = queue.popLast(), names.count < 200 {
-            let children = await engine.result("taxon/children", .object(["id": .integer(id), "limit": 1000]))?["children"]?.arrayValue ?? []
+            let children = await engine.result(TaxonChildrenRequest(id: id, limit: 1000))?["children"]?.arrayValue ?? []
             for child in children {
                 if let name = child["scientificName"]?.stringValue { names.append(name) }
-                if child["rank"] == "genus", let cid = child["id"]?.int64Value { queue.append(Int(cid)) }
+                if child["rank"] == "genus", let cid = child["id"]?.int64Value { queue.append(cid) }
             }
         }
         #expect(names.contains("Panthera"))

@@ -16,7 +16,7 @@ import STOLTestSupport
 
     func response(_ query: String?, _ extra: [(key: String, value: JSONValue)] = []) async throws -> JSONValue? {
         let params: [(key: String, value: JSONValue)] = (query.map { [("query", JSONValue.string($0))] } ?? []) + extra
-        return try await Self.engine.get().call("search/query", .object(params))
+        return try await Self.engine.get().call(SearchQueryRequest.self, params: .object(params))
     }
 
     func id(of scientificName: String) async throws -> Int64 {
@@ -95,7 +95,7 @@ import STOLTestSupport
             """)
         let engine = try EngineProcess(["--database", database.path])
         func top(_ query: String) async -> [JSONValue] {
-            await engine.result("search/query", .object(["query": .string(query), "limit": 3]))?["results"]?.arrayValue ?? []
+            await engine.result(SearchQueryRequest(query: query, limit: 3))?["results"]?.arrayValue ?? []
         }
         let lions = await top("lions")
         #expect(lions.first?["scientificName"] == "Panthera leo" && lions.first?["matchTier"] == "exact-inflected", "\(lions)")
@@ -104,7 +104,7 @@ import STOLTestSupport
         let panth = await top("panth")
         #expect(panth.first?["scientificName"] == "Panthera", "\(panth)")
         // In German neither genus is known: the shorter name first.
-        let german = await engine.result("search/query", .object(["query": "panth", "limit": 1, "lang": "de"]))?["results"]?.arrayValue ?? []
+        let german = await engine.result(SearchQueryRequest(query: "panth", lang: "de", limit: 1))?["results"]?.arrayValue ?? []
         #expect(german.first?["scientificName"] == "Panthea")
     }
 
@@ -153,7 +153,7 @@ import STOLTestSupport
         #expect(!names.contains("Galeocerdo cuvier") && !names.contains("Aedes albopictus"), "the tiger shark and mosquito are not mammals")
         // Every result's lineage passes through Mammalia.
         for result in inside.prefix(5) {
-            let detail = await (try Self.engine.get()).result("taxon/detail", .object(["id": result["id"] ?? .null]))
+            let detail = await (try Self.engine.get()).result(TaxonDetailRequest(id: result["id"]?.int64Value ?? 0))
             let ids = detail?["lineage"]?.arrayValue?.compactMap { $0["id"]?.int64Value } ?? []
             #expect(ids.contains(mammalia), "\(result["scientificName"] ?? .null)")
         }
@@ -165,7 +165,7 @@ import STOLTestSupport
         let reef = try await results(nil, [("habitat", "coral reef"), ("limit", 100)])
         #expect(!reef.isEmpty)
         for hit in reef.prefix(5) {
-            let detail = await (try Self.engine.get()).result("taxon/detail", .object(["id": hit["id"] ?? .null]))
+            let detail = await (try Self.engine.get()).result(TaxonDetailRequest(id: hit["id"]?.int64Value ?? 0))
             let habitats = detail?["traits"]?.arrayValue?.filter { $0["key"] == "habitat" }.compactMap { $0["value"]?.stringValue?.lowercased() } ?? []
             #expect(habitats.contains { $0.contains("coral reef") }, "\(hit["scientificName"] ?? .null): \(habitats)")
         }
@@ -213,7 +213,7 @@ import STOLTestSupport
     @Test func autocompleteMatchesAnyWordWithTaxonFields() async throws {
         let engine = try Self.engine.get()
         func suggest(_ params: [(key: String, value: JSONValue)]) async -> [JSONValue] {
-            await engine.result("search/autocomplete", .object(params))?["suggestions"]?.arrayValue ?? []
+            await engine.call(SearchAutocompleteRequest.self, params: .object(params))?["result"]?["suggestions"]?.arrayValue ?? []
         }
         let bear = await suggest([("prefix", "bear")])
         let texts = bear.compactMap { $0["text"]?.stringValue }
@@ -232,6 +232,6 @@ import STOLTestSupport
         #expect(!genera.isEmpty && genera.allSatisfy { $0["rank"] == "genus" })
         let threatened = await suggest([("prefix", "bear"), ("conservation", "threatened")])
         #expect(!threatened.isEmpty && threatened.allSatisfy { ["VU", "EN", "CR"].contains($0["conservationStatus"]?.stringValue ?? "") })
-        #expect(await engine.call("search/autocomplete", .object(["prefix": "a", "rank": "tribe"]))?["error"]?["data"]?["field"] == "rank")
+        #expect(await engine.call(SearchAutocompleteRequest.self, params: .object(["prefix": "a", "rank": "tribe"]))?["error"]?["data"]?["field"] == "rank")
     }
 }

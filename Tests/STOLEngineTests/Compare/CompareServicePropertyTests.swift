@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import STOLEngine
 import STOLProtocol
+import STOLTestSupport
 
 /// The compare service on random taxonomies built by the real pipeline: in-memory and SQL answers
 /// agree, stored relatives equal computed ones, and both equal a brute-force search.
@@ -115,7 +116,7 @@ import STOLProtocol
         let snapshot = try await LCASnapshotLoader.load(fixture.database)
         let parent = fixture.assembled.parentIndex
         let n = Int32(parent.count)
-        var rng = CompareRandom(seed: 77)
+        var rng = SplitMix64(seed: 77)
         var acrossLife = 0
         for k in 0..<150 {
             let u = Int32.random(in: 0..<n, using: &rng)
@@ -182,7 +183,7 @@ import STOLProtocol
         let parent = fixture.assembled.parentIndex
         let ids = fixture.assembled.ids
         let n = Int32(parent.count)
-        var rng = CompareRandom(seed: 91)
+        var rng = SplitMix64(seed: 91)
         var nodes: [(Int32, Int32)] = []
         for k in 0..<1_200 {
             let u = Int32.random(in: 0..<n, using: &rng)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
@@ -9,7 +10,7 @@ import STOLProtocol
 /// damaged index is found whatever the digests' seed, the seed changes every digest, and an
 /// interrupted check throws instead of passing.
 @Suite struct IntegrityCheckTests {
-    typealias Fixture = ImporterTests.IndexContentChecking
+    typealias Fixture = IndexContentChecking
 
     static let table = """
         CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, code INTEGER);

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine

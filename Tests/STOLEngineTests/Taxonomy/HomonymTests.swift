@@ -1,6 +1,7 @@
 import Foundation
 import STOLRPC
 import STOLJSON
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine

@@ -1,24 +1,11 @@
 import Foundation
-@testable import STOLEngine
-@testable import STOLPipeline
+import STOLEngine
+import STOLPipeline
 import STOLProtocol
 
-/// SplitMix64: small, fast and the same on every platform, so a failing seed replays.
-struct CompareRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random forests of several shapes, as parent arrays with shuffled node numbers.
-enum CompareTrees {
-    enum Shape: String, CaseIterable, Sendable {
+public enum CompareTrees {
+    public enum Shape: String, CaseIterable, Sendable {
         /// each node under a uniformly chosen earlier node (shallow, bushy)
         case random
         /// one long chain with a few side branches (depth in the thousands)
@@ -33,7 +20,7 @@ enum CompareTrees {
         case recent
     }
 
-    static func make(_ shape: Shape, count n: Int, rng: inout CompareRandom) -> [Int32] {
+    public static func make(_ shape: Shape, count n: Int, rng: inout SplitMix64) -> [Int32] {
         var parent = [Int32](repeating: -1, count: n)
         for i in 1..<max(n, 1) {
             switch shape {
@@ -54,7 +41,7 @@ enum CompareTrees {
         return shuffled
     }
 
-    static func depth(_ parent: [Int32], _ node: Int32) -> Int {
+    public static func depth(_ parent: [Int32], _ node: Int32) -> Int {
         var d = 0
         var c = parent[Int(node)]
         while c >= 0 { d += 1; c = parent[Int(c)] }
@@ -62,7 +49,7 @@ enum CompareTrees {
     }
 
     /// The LCA by walking up: nil for different trees.
-    static func naiveLCA(_ parent: [Int32], _ u: Int32, _ v: Int32) -> Int32? {
+    public static func naiveLCA(_ parent: [Int32], _ u: Int32, _ v: Int32) -> Int32? {
         var a = u, b = v
         var da = depth(parent, a), db = depth(parent, b)
         while da > db { a = parent[Int(a)]; da -= 1 }
@@ -77,18 +64,18 @@ enum CompareTrees {
 }
 
 /// A random taxonomy written with the real pipeline (TaxonomyAssembler + DatabaseBuilder).
-struct CompareFixture {
-    let url: URL
-    let database: TaxonomyDatabase
-    let assembled: TaxonomyAssembler.Assembled
-    let topN: Int
+public struct CompareFixture: Sendable {
+    public let url: URL
+    public let database: TaxonomyDatabase
+    public let assembled: TaxonomyAssembler.Assembled
+    public let topN: Int
 
-    static let traitPool = ["diet=carnivore", "diet=herbivore", "habitat=forest", "habitat=sea", "size=small", "size=large"]
+    public static let traitPool = ["diet=carnivore", "diet=herbivore", "habitat=forest", "habitat=sea", "size=small", "size=large"]
 
     /// `count` taxa shaped like `shape`: most leaves and a few inner nodes are species, and names
     /// repeat so that ties are broken by id.
-    static func make(_ shape: CompareTrees.Shape, count: Int, seed: UInt64, topN: Int = 5) throws -> CompareFixture {
-        var rng = CompareRandom(seed: seed)
+    public static func make(_ shape: CompareTrees.Shape, count: Int, seed: UInt64, topN: Int = 5) throws -> CompareFixture {
+        var rng = SplitMix64(seed: seed)
         let parent = CompareTrees.make(shape, count: count, rng: &rng)
         var hasChildren = [Bool](repeating: false, count: count)
         for p in parent where p >= 0 { hasChildren[Int(p)] = true }
@@ -120,14 +107,14 @@ struct CompareFixture {
         return CompareFixture(url: url, database: try TaxonomyDatabase(url: url, source: .reference), assembled: assembled, topN: topN)
     }
 
-    func remove() { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    public func remove() { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
 
-    var speciesIDs: [Int64] {
+    public var speciesIDs: [Int64] {
         assembled.taxa.indices.filter { assembled.taxa[$0].rank == .species }.map { assembled.ids[$0] }
     }
 
     /// Every species by brute force: distance by naive LCA, then name, then id.
-    func naiveRelatives(of index: Int, n: Int) -> [(id: Int64, distance: Int)] {
+    public func naiveRelatives(of index: Int, n: Int) -> [(id: Int64, distance: Int)] {
         let parent = assembled.parentIndex
         var all: [(id: Int64, name: String, distance: Int)] = []
         let depthSelf = CompareTrees.depth(parent, Int32(index))

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine

@@ -2,12 +2,13 @@ import Testing
 
 @testable import STOLPipeline
 import STOLProtocol
+import STOLTestSupport
 
 extension ImporterTests {
     /// `TaxIDIndex` answers as a dictionary would, for ids in its flat array and beyond it.
     @Suite struct TaxIDIndexLookups {
         @Test func answersAsADictionaryWould() {
-            var generator = CompareRandom(seed: 24)
+            var generator = SplitMix64(seed: 24)
             var index = TaxIDIndex()
             var reference: [Int64: Int32] = [:]
             let big = TaxIDIndex.denseLimit

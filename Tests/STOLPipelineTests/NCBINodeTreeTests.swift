@@ -3,6 +3,7 @@ import Testing
 @testable import STOLEngine
 @testable import STOLPipeline
 import STOLProtocol
+import STOLTestSupport
 
 extension ImporterTests {
     /// `NCBITaxdumpImporter.NodeTree` resolves random node tables (roots, parents missing from
@@ -10,7 +11,7 @@ extension ImporterTests {
     @Suite struct NCBINodeTree {
         @Test(arguments: [1, 2, 3, 4, 5, 6])
         func agreesWithAWalkUpFromEachNode(seed: UInt64) {
-            var generator = CompareRandom(seed: seed)
+            var generator = SplitMix64(seed: seed)
             let n = Int.random(in: 1...400, using: &generator)
             let taxIDs = Array((1...Int64(4 * n)).shuffled(using: &generator).prefix(n))
             let parentIDs: [Int64] = (0..<n).map { i in

@@ -3,12 +3,13 @@ import Testing
 @testable import STOLEngine
 @testable import STOLPipeline
 import STOLProtocol
+import STOLTestSupport
 
 extension ImporterTests {
     /// `NearestRelatives.nearest` keeps exactly what sorting every candidate and keeping `n` could keep.
     @Suite struct RelativesCut {
         @Test func keepsEveryCandidateUpToTheNthDistance() {
-            var generator = CompareRandom(seed: 18)
+            var generator = SplitMix64(seed: 18)
             for round in 0..<500 {
                 let count = Int.random(in: 0...60, using: &generator)
                 let spread = Int32.random(in: 1...8, using: &generator)

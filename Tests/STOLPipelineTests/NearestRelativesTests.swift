@@ -3,6 +3,7 @@ import Testing
 @testable import STOLEngine
 @testable import STOLPipeline
 import STOLProtocol
+import STOLTestSupport
 
 extension ImporterTests {
     /// `NearestRelatives`, which shares the walk above a genus among its species, gives every
@@ -28,7 +29,7 @@ extension ImporterTests {
 
         /// Families of small genera (NCBI's shape), with a few species nested under species and
         /// species hanging straight from a family.
-        static func flatFamilies(count: Int, rng: inout CompareRandom) -> [Int32] {
+        static func flatFamilies(count: Int, rng: inout SplitMix64) -> [Int32] {
             var parent: [Int32] = [-1]
             var families: [Int32] = []
             var genera: [Int32] = []
@@ -50,7 +51,7 @@ extension ImporterTests {
 
         @Test(arguments: CompareTrees.Shape.allCases.map(\.rawValue) + ["flatFamilies"])
         func equalsBruteForce(_ shape: String) throws {
-            var rng = CompareRandom(seed: 1818)
+            var rng = SplitMix64(seed: 1818)
             for round in 0..<6 {
                 let count = [40, 150, 400][round % 3]
                 let parent = CompareTrees.Shape(rawValue: shape).map { CompareTrees.make($0, count: count, rng: &rng) }

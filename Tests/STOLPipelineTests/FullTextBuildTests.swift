@@ -5,6 +5,7 @@ import Testing
 @testable import STOLEngine
 @testable import STOLPipeline
 import STOLProtocol
+import STOLTestSupport
 
 extension ImporterTests {
     /// The full-text tables built on the side (`DatabaseBuilder.FullTextBuild`) are, shadow table
@@ -36,7 +37,7 @@ extension ImporterTests {
 
         /// Many taxa with made-up words, enough for FTS5 to write several segments and merge them.
         static func manyTaxa() -> (taxa: [SourceTaxon], ids: [Int64], order: [Int]) {
-            var random = CompareRandom(seed: 42)
+            var random = SplitMix64(seed: 42)
             func word() -> String { String((0..<Int.random(in: 4...11, using: &random)).map { _ in "abcdefghijklmnopqrstuvwxyzäé".randomElement(using: &random)! }) }
             var taxa: [SourceTaxon] = []
             for i in 0..<20_000 {

@@ -1,4 +1,5 @@
 import Foundation
+import STOLTestSupport
 import Testing
 import ZIPFoundation
 

@@ -1,4 +1,5 @@
 import Foundation
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine

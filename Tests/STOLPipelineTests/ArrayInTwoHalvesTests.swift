@@ -1,4 +1,5 @@
 import STOLSupport
+import STOLTestSupport
 import Testing
 
 @testable import STOLPipeline

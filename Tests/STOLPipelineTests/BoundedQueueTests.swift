@@ -1,5 +1,6 @@
 import Foundation
 import STOLSupport
+import STOLTestSupport
 import Testing
 
 @testable import STOLPipeline

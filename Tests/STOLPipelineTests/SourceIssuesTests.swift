@@ -1,3 +1,5 @@
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 @testable import STOLPipeline
