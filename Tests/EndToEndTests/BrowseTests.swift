@@ -14,14 +14,7 @@ import STOLTestSupport
 
     /// Finds a taxon id by walking down from the roots by name.
     func id(_ engine: EngineProcess, path: [String]) async -> Int64? {
-        var children = await engine.result(TaxonRootsRequest())?["roots"]?.arrayValue ?? []
-        var found: JSONValue?
-        for name in path {
-            found = children.first { $0["scientificName"]?.stringValue == name }
-            guard let id = found?["id"]?.int64Value else { return nil }
-            children = await engine.result(TaxonChildrenRequest(id: id, limit: 1000))?["children"]?.arrayValue ?? []
-        }
-        return found?["id"]?.int64Value
+        await ChecklistBuildTests.find(engine, path)?["id"]?.int64Value
     }
 
     @Test func databaseInfoDescribesTheActiveDatabase() async throws {

@@ -35,3 +35,12 @@ extension ImportResult {
     /// The taxon with `name`, for assertions.
     func taxon(_ name: String) -> SourceTaxon? { taxa.first { $0.scientificName == name } }
 }
+
+/// What `NCBITaxdumpImporter` makes of a dump holding `nodes` and `names` (`.dmp` text).
+func parseTaxdump(nodes: String, names: String) throws -> NCBITaxdumpImporter.Output {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    try dir.write("nodes.dmp", nodes)
+    try dir.write("names.dmp", names)
+    return try NCBITaxdumpImporter().parse(directory: dir.url)
+}

@@ -55,11 +55,7 @@ extension ImporterTests {
         ])
 
         @Test func namedSubspeciesAndVarietiesHangUnderTheirSpecies() throws {
-            let dir = try TemporaryDirectory()
-            defer { dir.remove() }
-            try dir.write("nodes.dmp", Self.nodes)
-            try dir.write("names.dmp", Self.names)
-            let output = try NCBITaxdumpImporter().parse(directory: dir.url)
+            let output = try parseTaxdump(nodes: Self.nodes, names: Self.names)
             let result = output.result
             let dog = try #require(result.taxon("Canis lupus familiaris"))
             #expect(dog.rank == .subspecies && dog.parentKey == "ncbi|9612" && dog.fixedID == 9615)

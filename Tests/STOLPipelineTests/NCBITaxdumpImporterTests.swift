@@ -59,11 +59,7 @@ extension ImporterTests {
         ])
 
         @Test func foldsRanksAndMapsNames() throws {
-            let dir = try TemporaryDirectory()
-            defer { dir.remove() }
-            try dir.write("nodes.dmp", Self.nodes)
-            try dir.write("names.dmp", Self.names)
-            let output = try NCBITaxdumpImporter().parse(directory: dir.url)
+            let output = try parseTaxdump(nodes: Self.nodes, names: Self.names)
             let result = output.result
             #expect(output.foldedNodes == 4)
             #expect(output.droppedBelowSpecies == 2)

@@ -152,11 +152,7 @@ import STOLSupport
     @Test func readsWaitForEarlierWritesOfTheirResourceOnly() async throws {
         let value = Locked(0)
         var methods = MethodTable()
-        methods.on("slowSet", ordering: .writes("a")) { (_: JSONValue, _) in
-            try await Task.sleep(for: .milliseconds(400))
-            value.withLock { $0 = 42 }
-            return EmptyResponse()
-        }
+        Self.addSlowSet(to: &methods, value: value)
         methods.on("getA", ordering: .reads("a")) { (_: JSONValue, _) in
             JSONValue.integer(value.withLock { $0 })
         }
@@ -180,6 +176,15 @@ import STOLSupport
         #expect(answers.first { $0["id"] == .number("2") }?["result"] == .number("42"))
     }
 
+    /// `slowSet`: writes `a`, setting `value` to 42 after 400 ms.
+    static func addSlowSet(to methods: inout MethodTable, value: Locked<Int>) {
+        methods.on("slowSet", ordering: .writes("a")) { (_: JSONValue, _) in
+            try await Task.sleep(for: .milliseconds(400))
+            value.withLock { $0 = 42 }
+            return EmptyResponse()
+        }
+    }
+
     /// A contract whose requests read `a` only when their params ask for it.
     struct MaybeReadsA: RPCRequest {
         typealias Response = JSONValue
@@ -193,11 +198,7 @@ import STOLSupport
     @Test func orderingFollowsEachRequestsParams() async throws {
         let value = Locked(0)
         var methods = MethodTable()
-        methods.on("slowSet", ordering: .writes("a")) { (_: JSONValue, _) in
-            try await Task.sleep(for: .milliseconds(400))
-            value.withLock { $0 = 42 }
-            return EmptyResponse()
-        }
+        Self.addSlowSet(to: &methods, value: value)
         methods.on(MaybeReadsA.self) { _, _ in JSONValue.integer(value.withLock { $0 }) }
         #expect(methods["maybeGetA"]?.ordering == .concurrent)
         #expect(methods["maybeGetA"]?.ordering(for: .object(["withA": true])) == .reads("a"))

@@ -511,15 +511,21 @@ class Output:
         self.eof = False
 
 
-def _read_stdout(fd, out: Output):
-    buf = b""
+def _chunks(fd):
+    """What `fd` delivers until its end (or a read error), chunk by chunk."""
     while True:
         try:
             chunk = os.read(fd, 65536)
         except OSError:
             chunk = b""
         if not chunk:
-            break
+            return
+        yield chunk
+
+
+def _read_stdout(fd, out: Output):
+    buf = b""
+    for chunk in _chunks(fd):
         buf += chunk
         if b"\n" in buf:
             *complete, buf = buf.split(b"\n")
@@ -534,13 +540,7 @@ def _read_stdout(fd, out: Output):
 
 def _read_stderr(fd, sink: list, limit=1 << 20):
     size = 0
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            chunk = b""
-        if not chunk:
-            break
+    for chunk in _chunks(fd):
         if size < limit:
             sink.append(chunk)
             size += len(chunk)

@@ -34,23 +34,6 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
 /// `.stolmedia` files through the same staged, verified path as reference databases. An
 /// installed pack's image of a taxon is served before a bundled one: packs override and add.
 public actor MediaService {
-    public struct Image: Sendable {
-        public var taxonID: Int64
-        public var mimeType: String
-        public var width: Int
-        public var height: Int
-        public var credit: String
-        public var license: String
-        /// The photographer; bundled photographs only (a pack's `credit` says it in its own words).
-        public var author: String?
-        /// The page the image comes from; bundled photographs only.
-        public var source: String?
-        /// What the photograph shows, when it was matched to a taxon other than by its own name.
-        public var depicts: String?
-        public var bytes: Data
-        public var packID: String
-    }
-
     /// Ids of packs that ship with the app; `media/deletePack` refuses them, and no import takes them.
     public static let bundledPackIDs: Set<String> = [BundledMedia.packID]
 
@@ -152,7 +135,8 @@ public actor MediaService {
 
     /// An image a taxon could be shown with, before its bytes are read.
     private struct Candidate {
-        var image: Image
+        /// Its `data` is empty until the chosen one is read.
+        var image: MediaImage
         var row: Int64?
         var file: URL?
         var dimensions: (width: Int, height: Int) { (image.width, image.height) }
@@ -162,18 +146,22 @@ public actor MediaService {
     /// has one (the nearest in size of all their images of it; ties: pack id, then insertion
     /// order), else from the bundled photographs matched in `database`. A pack that cannot be
     /// read is logged and skipped, so one damaged pack never hides the others.
-    public func image(for taxonID: Int64, size: ImageSize? = nil, in database: TaxonomyDatabase) async throws -> Image? {
+    public func image(for taxonID: Int64, size: ImageSize? = nil, in database: TaxonomyDatabase) async throws -> MediaImage? {
         var candidates = try await installedCandidates(taxonID)
         if candidates.isEmpty { candidates = try await bundledCandidates(taxonID, in: database) }
         let dimensions = candidates.map(\.dimensions)
         guard let chosen = (size.map { $0.choose(dimensions) } ?? ImageSize.largest(dimensions)).map({ candidates[$0] }) else { return nil }
         var image = chosen.image
+        var bytes = Data()
         if let file = chosen.file {
-            image.bytes = try await OffPool.run { try Data(contentsOf: file) }
+            bytes = try await OffPool.run { try Data(contentsOf: file) }
         } else if let row = chosen.row {
-            let queue = try connection(image.packID)
-            image.bytes = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT bytes FROM images WHERE id = ?", arguments: [row]) ?? Data() }
+            let queue = try connection(image.packId)
+            bytes = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT bytes FROM images WHERE id = ?", arguments: [row]) ?? Data() }
         }
+        // Base64 inside the answer, not a path: the client may run in a sandbox that cannot
+        // open the engine's files, and a path would reveal the user's directory layout.
+        image.data = bytes.base64EncodedString()
         return image
     }
 
@@ -191,8 +179,8 @@ public actor MediaService {
                           AND typeof(height) = 'integer' AND typeof(credit) = 'text' AND typeof(license) = 'text' AND typeof(bytes) = 'blob'
                         ORDER BY id
                         """, arguments: [taxonID]).map { row in
-                        Candidate(image: Image(taxonID: row["taxon_id"], mimeType: row["mime_type"], width: row["width"], height: row["height"],
-                                               credit: row["credit"], license: row["license"], bytes: Data(), packID: id),
+                        Candidate(image: MediaImage(taxonId: row["taxon_id"], mimeType: row["mime_type"], width: row["width"], height: row["height"],
+                                                    credit: row["credit"], license: row["license"], packId: id, data: ""),
                                   row: row["id"])
                     }
                 }
@@ -209,10 +197,10 @@ public actor MediaService {
         return (matches.byTaxon[taxonID] ?? []).flatMap { match -> [Candidate] in
             let photo = media.photos[match.photo]
             return photo.renditions.map { file in
-                Candidate(image: Image(taxonID: taxonID, mimeType: file.mimeType, width: file.width, height: file.height,
-                                       credit: photo.credit, license: photo.license, author: photo.author,
-                                       source: photo.source, depicts: match.kind == .scientificName ? nil : photo.scientificName,
-                                       bytes: Data(), packID: BundledMedia.packID),
+                Candidate(image: MediaImage(taxonId: taxonID, mimeType: file.mimeType, width: file.width, height: file.height,
+                                            credit: photo.credit, license: photo.license, author: photo.author,
+                                            source: photo.source, depicts: match.kind == .scientificName ? nil : photo.scientificName,
+                                            packId: BundledMedia.packID, data: ""),
                           file: file.url)
             }
         }

@@ -4,20 +4,6 @@ import STOLRPC
 /// The `favorites/*` methods. Every method that changes state is ordered, and every change that
 /// changed something is followed by `favorites/didChange {count}`.
 enum FavoritesMethods {
-    /// One id (`single` true) or a list, from `taxonId` or `taxonIds`, exactly one of them.
-    static func checkedIDs(_ taxonId: Int64?, _ taxonIds: [Int64]?) throws -> (ids: [Int64], single: Bool) {
-        switch (taxonId, taxonIds) {
-        case (let id?, nil):
-            return ([try Params.taxonID(id, field: "taxonId")], true)
-        case (nil, let ids?):
-            return (try ids.enumerated().map { try Params.taxonID($1, field: "taxonIds.\($0)") }, false)
-        case (nil, nil):
-            throw RPCError.invalidParams(field: "taxonId", "is required (or taxonIds)")
-        case (_?, _?):
-            throw RPCError.invalidParams(field: "taxonIds", "give taxonId or taxonIds, not both")
-        }
-    }
-
     /// Tells every open view to refresh, when something changed (here, or in another engine on
     /// the same data directory since this engine last looked).
     static func announce(_ change: FavoritesService.Change, _ ctx: RequestContext, _ favorites: FavoritesService) async {
@@ -41,7 +27,7 @@ enum FavoritesMethods {
             return FavoriteAdded(added: change.changed, available: available)
         }
         table.on(FavoritesRemoveRequest.self) { p, ctx in
-            let (ids, _) = try checkedIDs(p.taxonId, p.taxonIds)
+            let (ids, _) = try Params.taxonIDs(p)
             let (removed, change) = try await favorites.remove(ids)
             await announce(change, ctx, favorites)
             return FavoritesRemoved(removed: removed)
@@ -59,7 +45,7 @@ enum FavoritesMethods {
             return FavoritesRemoved(removed: removed)
         }
         table.on(FavoritesContainsRequest.self) { p, ctx in
-            let (ids, single) = try checkedIDs(p.taxonId, p.taxonIds)
+            let (ids, single) = try Params.taxonIDs(p)
             let result: FavoritesContainment = single ? .one(try await favorites.contains(ids[0])) : .list(try await favorites.contains(ids))
             await announceOutside(ctx, favorites)
             return result

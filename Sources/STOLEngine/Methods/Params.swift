@@ -38,4 +38,24 @@ enum Params {
         }
         return URL(fileURLWithPath: value)
     }
+
+    /// The ids `request` names (`single` when `taxonId` named one), each checked; a list may be
+    /// refused when empty, and over `maxCount`.
+    static func taxonIDs(_ request: some OneOrManyTaxa, allowsEmpty: Bool = true, maxCount: Int? = nil) throws -> (ids: [Int64], single: Bool) {
+        switch (request.taxonId, request.taxonIds) {
+        case (let id?, nil):
+            return ([try taxonID(id, field: "taxonId")], true)
+        case (nil, let ids?):
+            if !allowsEmpty, ids.isEmpty { throw RPCError.invalidParams(field: "taxonIds", "must hold at least one taxon id") }
+            if let maxCount, ids.count > maxCount {
+                throw RPCError.invalidParams(field: "taxonIds", "holds \(ids.count) ids; at most \(maxCount) per call: split the list",
+                                             ["limit": .integer(maxCount), "count": .integer(ids.count)])
+            }
+            return (try ids.enumerated().map { try taxonID($1, field: "taxonIds.\($0)") }, false)
+        case (nil, nil):
+            throw RPCError.invalidParams(field: "taxonId", "is required (or taxonIds)")
+        case (_?, _?):
+            throw RPCError.invalidParams(field: "taxonIds", "give taxonId or taxonIds, not both")
+        }
+    }
 }

@@ -18,7 +18,7 @@ public struct FavoritesAddRequest: RPCRequest, Hashable {
 }
 
 /// `favorites/remove`: removes one taxon (`taxonId`) or a list (`taxonIds`).
-public struct FavoritesRemoveRequest: RPCRequest, Hashable {
+public struct FavoritesRemoveRequest: RPCRequest, Hashable, OneOrManyTaxa {
     public typealias Response = FavoritesRemoved
     public static let method = "favorites/remove"
     public static let ordering = MethodOrdering.writes(OrderedResource.favorites)
@@ -26,13 +26,7 @@ public struct FavoritesRemoveRequest: RPCRequest, Hashable {
     public var taxonId: TaxonID?
     public var taxonIds: [TaxonID]?
 
-    public init(taxonId: TaxonID) {
-        self.taxonId = taxonId
-    }
-
-    public init(taxonIds: [TaxonID]) {
-        self.taxonIds = taxonIds
-    }
+    public init() {}
 }
 
 /// `favorites/toggle`: adds a taxon that is not a favourite, removes one that is.
@@ -57,7 +51,7 @@ public struct FavoritesClearRequest: RPCRequest, Hashable {
 }
 
 /// `favorites/contains`: whether one taxon (`taxonId`), or each of a list (`taxonIds`), is a favourite.
-public struct FavoritesContainsRequest: RPCRequest, Hashable {
+public struct FavoritesContainsRequest: RPCRequest, Hashable, OneOrManyTaxa {
     public typealias Response = FavoritesContainment
     public static let method = "favorites/contains"
     public static let ordering = MethodOrdering.reads(OrderedResource.favorites)
@@ -65,13 +59,7 @@ public struct FavoritesContainsRequest: RPCRequest, Hashable {
     public var taxonId: TaxonID?
     public var taxonIds: [TaxonID]?
 
-    public init(taxonId: TaxonID) {
-        self.taxonId = taxonId
-    }
-
-    public init(taxonIds: [TaxonID]) {
-        self.taxonIds = taxonIds
-    }
+    public init() {}
 }
 
 /// `favorites/count`.

@@ -28,7 +28,7 @@ public struct MediaPacksRequest: RPCRequest, Hashable {
 
 /// `media/image`: a taxon's image (or its genus's, said so) in a size, as base64; null when
 /// none. With `taxonIds`, one entry per id, to fill a result list in one call.
-public struct MediaImageRequest: RPCRequest, Hashable {
+public struct MediaImageRequest: RPCRequest, Hashable, OneOrManyTaxa {
     public typealias Response = MediaImageResponse
     public static let method = "media/image"
     public static let ordering = MethodOrdering.reads(OrderedResource.mediaPacks)
@@ -40,8 +40,16 @@ public struct MediaImageRequest: RPCRequest, Hashable {
     /// Nil: the largest image.
     public var size: ImageSize?
 
-    public init(taxonId: TaxonID? = nil, taxonIds: [TaxonID]? = nil, size: ImageSize? = nil) {
+    public init() {}
+
+    /// One taxon's image in `size`.
+    public init(taxonId: TaxonID, size: ImageSize?) {
         self.taxonId = taxonId
+        self.size = size
+    }
+
+    /// The images of a list of taxa in `size`.
+    public init(taxonIds: [TaxonID], size: ImageSize?) {
         self.taxonIds = taxonIds
         self.size = size
     }
