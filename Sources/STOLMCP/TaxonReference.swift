@@ -17,7 +17,8 @@ enum TaxonReference: Sendable, Equatable {
             return id
         case .name(let name):
             let found = try await table.call(SearchQueryRequest(query: name, lang: language, limit: 10), context: context)
-            let exact = found.results.filter { ["exact", "exact-folded"].contains($0.matchTier ?? "") }
+            // A name as written, not as the lexicon reads it (`puppy` is no taxon's name).
+            let exact = found.results.filter { ["exact", "exact-folded"].contains($0.matchTier ?? "") && $0.readAs == nil }
             if exact.count == 1 { return exact[0].id }
             if let id = Self.memberOfOneLineage(exact) { return id }
             if exact.count > 1 {

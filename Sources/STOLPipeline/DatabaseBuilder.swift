@@ -223,6 +223,14 @@ public struct DatabaseBuilder {
         }
         lap("relatives")
 
+        // Heads of names and prominence read what the database holds by now, as an import does.
+        progress("search ranking", 0)
+        try queue.write { db in
+            try SchemaExtensions.fillSearchRanking(db, source: "main")
+            try deferred.create(db, for: ["name_heads", "taxon_prominence"])
+        }
+        lap("search ranking")
+
         try queue.write { db in
             var info: [(String, String)] = [
                 ("name", metadata.name), ("version", metadata.version), ("license", metadata.license),
@@ -265,7 +273,7 @@ public struct DatabaseBuilder {
 
     /// The tables whose indexes wait until they are full. Not `top_n_relatives`: its rows go in in
     /// index order, which grows the index at its end, cheaper than sorting it afterwards.
-    static let bulkTables = ["taxa", "names", "refs", "traits", "search_names"]
+    static let bulkTables = ["taxa", "names", "refs", "traits", "search_names", "name_heads", "taxon_prominence"]
 
     /// The page cache of the connection that builds the database, and of each of the two that
     /// check it: 256 MB.

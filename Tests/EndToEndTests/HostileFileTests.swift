@@ -4,10 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLTestSupport
+import Testing
 
 /// Every hostile file from `HostileFiles` goes to the real binary over real pipes; each must be
 /// refused with its exact `data.kind`, leave the data directory exactly as it was (no temporary
@@ -47,7 +47,11 @@ import STOLProtocol
         for path in (fm.enumerator(atPath: data.path)?.allObjects as? [String]) ?? [] {
             let attributes = (try? fm.attributesOfItem(atPath: data.appendingPathComponent(path).path)) ?? [:]
             if attributes[.type] as? FileAttributeType == .typeDirectory {
+                // An engine's scratch folder: each engine (a restart too) makes one of its own name.
+                if path.hasPrefix(".stol-tmp-"), !path.contains("/") { continue }
                 out[path] = "directory"
+            } else if path.hasPrefix(".stol-tmp-"), path.hasSuffix("/owner.lock") {
+                continue
             } else {
                 let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
                 out[path] = "\(attributes[.size] ?? "?") \(attributes[.systemFileNumber] ?? "?") \(modified)"
@@ -93,9 +97,12 @@ import STOLProtocol
         var skipped: [String] = []
     }
 
-    func sweep(_ kind: StolKind) async throws {
+    /// Tries `cases` (all of `kind`'s by default) on one engine; with `restarting`, the engine is
+    /// stopped after each case and a new one started on the same data directory must answer
+    /// `ping` and serve the installed reference. `limited` engines refuse more than 1 MiB decompressed.
+    func sweep(_ kind: StolKind, cases chosen: [HostileCase]? = nil, limited: Bool = true, restarting: Bool = false) async throws {
         let setup = try Self.setup.get()
-        let cases = setup.files.all(kind)
+        let cases = chosen ?? setup.files.all(kind)
         let data = setup.scratch.appendingPathComponent("data-\(kind.rawValue)-\(UUID().uuidString)")
         let inputs = setup.scratch.appendingPathComponent("inputs-\(kind.rawValue)")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
@@ -103,7 +110,7 @@ import STOLProtocol
             try? FileManager.default.removeItem(at: data)
             try? FileManager.default.removeItem(at: inputs)
         }
-        var engine = try Self.engine(setup, data: data)
+        var engine = try Self.engine(setup, data: data, limited: limited)
         try await Self.installValid(setup, engine)
         #expect(await Self.serving(engine, setup))
         var baseline = await Self.state(engine)
@@ -130,6 +137,9 @@ import STOLProtocol
             for (field, value) in hostile.fields {
                 #expect(error?["data"]?[field] == value, "\(label): data.\(field) in \(String(describing: response))")
             }
+            if let detail = hostile.detail {
+                #expect(error?["data"]?["detail"]?.stringValue?.contains(detail) == true, "\(label): data.detail should name \(detail): \(String(describing: response))")
+            }
             if let actual = error?["data"]?["kind"]?.stringValue { tally.kinds[hostile.family, default: [:]][actual, default: 0] += 1 }
 
             let alive = engine.process.isRunning
@@ -143,7 +153,18 @@ import STOLProtocol
                 // Carry on with the other cases on a fresh engine, on the same data directory.
                 if engine.process.isRunning { kill(engine.process.processIdentifier, SIGKILL) }
                 _ = await engine.waitForExit()
-                engine = try Self.engine(setup, data: data)
+                engine = try Self.engine(setup, data: data, limited: limited)
+            } else if restarting {
+                engine.closeStdin()
+                #expect(await engine.waitForExit() == 0, "\(label): \(engine.stderrText.suffix(2000))")
+                engine = try Self.engine(setup, data: data, limited: limited)
+                #expect(await engine.result(PingRequest()) == .object([]), "\(label): a restart does not answer ping: \(engine.stderrText.suffix(2000))")
+                #expect(await Self.serving(engine, setup), "\(label): a restart does not serve the reference")
+                // The engine that stopped took its scratch folder with it: only the new one's is there.
+                let scratch = ((try? FileManager.default.contentsOfDirectory(atPath: data.path)) ?? []).filter { $0.hasPrefix(".stol-tmp-") }
+                #expect(scratch.count <= 1, "\(label): scratch folders left behind: \(scratch)")
+                // The new engine has a scratch folder of its own.
+                baseline = await Self.state(engine)
             }
         }
         #expect(!engine.stderrText.contains("Fatal error"), "\(engine.stderrText.suffix(2000))")
@@ -172,6 +193,63 @@ import STOLProtocol
     @Test func hostileReferenceDatabasesAreRefused() async throws { try await sweep(.database) }
 
     @Test func hostileMediaPacksAreRefused() async throws { try await sweep(.media) }
+
+    /// Every wrong-typed value of every column of every table, broken trees, full-text indexes,
+    /// definitions and tables outside the schema (`HostileFiles.contentCases`): each refused with
+    /// its kind and a detail naming the table and column, and after each a new engine on the same
+    /// data directory answers `ping` and serves the reference installed before.
+    @Test func hostileContentIsRefusedAndEveryRestartAnswersPing() async throws {
+        let setup = try Self.setup.get()
+        try await sweep(.database, cases: setup.files.contentCases(), limited: false, restarting: true)
+    }
+
+    /// Statistics a file brings are replaced by ANALYZE's (a file whose `sqlite_stat1` claims
+    /// that `idx_taxa_parent` is useless and `idx_taxa_rank` unique installs with the fixture's own
+    /// statistics), and a tree exactly as deep as the engine serves is served whole, from the root.
+    @Test func tamperedStatisticsAreReplacedAndTheDeepestTreeIsServedWhole() async throws {
+        let setup = try Self.setup.get()
+        let files = setup.files
+        let data = setup.scratch.appendingPathComponent("data-positive-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let engine = try Self.engine(setup, data: data, limited: false)
+        let statistics = "SELECT tbl, idx, stat FROM sqlite_stat1 ORDER BY tbl, idx"
+        let own = try SQLiteCLI.run(files.databaseURL, statistics, readOnly: true)
+        let tampered = try files.variant(of: files.databaseURL, sql: """
+            UPDATE sqlite_stat1 SET stat = '57 57' WHERE idx IN ('idx_taxa_parent', 'idx_taxa_parent_name', 'idx_taxa_scientific_name', 'idx_taxa_name');
+            UPDATE sqlite_stat1 SET stat = '57 1' WHERE idx IN ('idx_taxa_rank', 'idx_taxa_status');
+            """)
+        let stol = setup.scratch.appendingPathComponent("tampered-statistics.stol")
+        defer { try? FileManager.default.removeItem(at: stol) }
+        try Data(files.writer.envelope(.database, version: 1, payload: Deflate.gzipStored(tampered))).write(to: stol)
+        let verified = try EngineBinary.run(["verify", stol.path, "--trusted-key", files.writer.trusted.hex])
+        #expect(verified.stdout.contains("note: planner statistics are not ANALYZE's; an import recomputes them"), "\(verified.stdout)")
+        let imported = await engine.call(DatabaseImportRequest(path: stol.path), timeout: .seconds(120))
+        #expect(imported?["result"]?["source"] == "reference", "\(String(describing: imported))")
+        let installed = data.appendingPathComponent("Databases/reference.sqlite")
+        #expect(try SQLiteCLI.run(installed, statistics, readOnly: true) == own, "the installed file has ANALYZE's statistics")
+        #expect(await engine.result(TaxonChildrenRequest(id: try HostileServingTests.id("Panthera")))?["children"]?.arrayValue?.count == 2)
+
+        // A chain hanging from the root, its end exactly `maxDepth` deep (the tour left out, so the
+        // tree comes from taxa): imported, and its lineage served whole.
+        let depth = 10_000
+        let deep = try files.variant(of: files.databaseURL, sql: HostileFiles.chain(depth) + "DELETE FROM euler_tour; DELETE FROM first_occurrence;")
+        let deepStol = setup.scratch.appendingPathComponent("deep.stol")
+        defer { try? FileManager.default.removeItem(at: deepStol) }
+        try Data(files.writer.envelope(.database, version: 1, payload: Deflate.gzipStored(deep))).write(to: deepStol)
+        let deepImport = await engine.call(DatabaseImportRequest(path: deepStol.path), timeout: .seconds(120))
+        #expect(deepImport?["result"]?["source"] == "reference", "\(String(describing: deepImport))")
+        let root = try #require(TaxonID(try SQLiteCLI.run(files.databaseURL, "SELECT min(id) FROM taxa WHERE parent_id IS NULL", readOnly: true).first ?? ""))
+        let end = TaxonID(8_000_000_000 + depth)
+        for round in 0..<2 {  // Likely from SQL, then from the in-memory tree (`taxon/lineages` waits for it).
+            let ancestors = await engine.call(TaxonAncestorsRequest(id: end), timeout: .seconds(60))?["result"]?["ancestors"]?.arrayValue ?? []
+            #expect(ancestors.count == depth, "round \(round): \(ancestors.count)")
+            #expect(ancestors.first?["id"] == .integer(root) && ancestors.last?["id"] == .integer(end - 1), "round \(round)")
+            let lineage = await engine.call(TaxonLineagesRequest(ids: [end]), timeout: .seconds(60))?["result"]
+            #expect(lineage?["lineages"]?.arrayValue?.first?.arrayValue?.count == depth && lineage?["source"] == "tree", "round \(round)")
+        }
+        engine.closeStdin()
+        #expect(await engine.waitForExit() == 0)
+    }
 
     /// The generator's own valid variants do import, so every refusal above is the fault's doing.
     @Test func generatedValidFilesImport() async throws {

@@ -233,6 +233,8 @@ struct EnvelopeWriter: Sendable {
 struct HostileCase: Sendable {
     enum Family: String, Sendable, CaseIterable {
         case envelope, truncation, gzip, sqlite, paths
+        /// A valid database with one value, link or definition changed (`HostileFiles.contentCases`).
+        case content
     }
 
     /// The file given to the engine; most are bytes, some are not regular files at all.
@@ -253,6 +255,8 @@ struct HostileCase: Sendable {
     var expectedKind: String
     /// Extra `data` members that must match exactly (`found`, `expected`, `limit`, `size`).
     var fields: [String: JSONValue] = [:]
+    /// Text `data.detail` must hold (the table, column or object it names).
+    var detail: String? = nil
     /// Part of the quick subset (`STOL_HOSTILE_QUICK=1`); the default run tries every case.
     var representative = false
 }
@@ -715,13 +719,13 @@ struct HostileFiles: Sendable {
 
     /// Removes every engine extension (`SchemaExtensions`), leaving the specification's schema.
     static let dropExtensions = "DROP TABLE fts_word_trigrams; DROP TABLE fts_words; DROP TABLE search_names; DROP TABLE dataset_info; " +
-        "DROP TABLE descriptions; DROP TABLE name_sources; " +
+        "DROP TABLE descriptions; DROP TABLE name_sources; DROP TABLE name_heads; DROP TABLE taxon_prominence; " +
         "DROP INDEX idx_taxa_parent_name; DROP INDEX idx_taxa_scientific_name; DROP INDEX idx_names_taxon_lang; DROP INDEX idx_names_name; " +
         "ALTER TABLE taxa DROP COLUMN child_count; "
 
     static let dropAllTaxonomy = "DROP TABLE IF EXISTS fts_word_trigrams; DROP TABLE IF EXISTS fts_words; DROP TABLE IF EXISTS fts_taxa; " +
         ["schema_version", "dataset_info", "descriptions", "name_sources", "taxa", "names", "refs", "traits", "euler_tour", "first_occurrence", "top_n_relatives",
-         "search_names", "sqlite_stat1"]
+         "search_names", "name_heads", "taxon_prominence", "sqlite_stat1"]
         .map { "DROP TABLE IF EXISTS \($0); " }.joined()
 
     /// `base` with `patch` applied to the root page of `index` (a leaf in these small files).

@@ -74,6 +74,11 @@ import STOLProtocol
         #expect(stats?["source"] == "euler_tour")
     }
 
+    /// The files of `<data>/Caches` but the records of files that passed the content check.
+    static func extensionCaches(_ data: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("Caches").path)) ?? []).filter { !$0.hasPrefix("checked-") }
+    }
+
     @Test func olderEngineDatabasesAreServedThroughViews() async throws {
         let old = try Self.variant("older", Self.olderLayout)
         defer { try? FileManager.default.removeItem(at: old) }
@@ -81,7 +86,7 @@ import STOLProtocol
         let engine = try EngineProcess(["--database", old.path])
         try await Self.servesEveryMethod(engine, old)
         #expect(try Self.fingerprint(old) == before)
-        #expect(!FileManager.default.fileExists(atPath: engine.dataDirectory.appendingPathComponent("Caches").path), "it has every extension")
+        #expect(Self.extensionCaches(engine.dataDirectory).isEmpty, "it has every extension")
     }
 
     @Test func olderEngineStolIsRefusedWithTheRebuildCommand() async throws {
@@ -101,19 +106,13 @@ import STOLProtocol
         let old = try Self.variant("trigram", Self.retiredTrigramIndex)
         defer { try? FileManager.default.removeItem(at: old) }
         #expect(try EmbeddedDatabaseTests.query("SELECT count(*) FROM fts_trigram_vocab", old).first.flatMap { Int($0) } ?? 0 > 0)
-        // Read-only: every extension is there, so no cache is built.
+        // Read-only: every extension is there, so no cache is built (only the record that the
+        // file passed the content check).
         let engine = try EngineProcess(["--database", old.path])
         try await Self.servesEveryMethod(engine, old)
-        #expect(!FileManager.default.fileExists(atPath: engine.dataDirectory.appendingPathComponent("Caches").path))
+        #expect(Self.extensionCaches(engine.dataDirectory).isEmpty)
         // Imported: validation accepts it, and the reference serves.
-        let kit = try ReferenceTests.kit.get()
-        let stol = kit.file("trigram-\(UUID().uuidString).stol")
-        defer { try? FileManager.default.removeItem(at: stol) }
-        try ReferenceTests.pack(old, key: kit.key, out: stol)
-        let importer = try EngineProcess(["--trusted-key", kit.publicKey])
-        let result = await importer.call(DatabaseImportRequest(path: stol.path), timeout: .seconds(60))
-        #expect(result?["result"]?["source"] == "reference", "\(String(describing: result))")
-        _ = await importer.next(timeout: .seconds(1)) { $0["method"] == "database/didSwitch" }
+        let importer = try await ReferenceTests.importing(old, name: "trigram")
         try await Self.servesEveryMethod(importer, old)
     }
 
@@ -162,20 +161,23 @@ import STOLProtocol
                 .reduce(Int64(0)) { $0 + ((try? FileManager.default.attributesOfItem(atPath: caches.appendingPathComponent($1).path)[.size] as? Int64) ?? 0) }
             #expect(cacheBytes > 0 && cacheBytes == onDisk)
         }
-        let built = try FileManager.default.contentsOfDirectory(atPath: caches.path)
-        #expect(built.count == 1 && built[0].hasPrefix("extensions-"))
+        // The extension cache, and the record that the file passed the content check.
+        func cacheFiles() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: caches.path).sorted() }
+        let built = try cacheFiles()
+        #expect(built.count == 2 && built[0].hasPrefix("checked-") && built[1].hasPrefix("extensions-"), "\(built)")
         #expect(try Self.fingerprint(bare) == before, "the database file is never written")
         // A second engine reuses the cache.
         let engine = try EngineProcess(["--database", bare.path], dataDirectory: data)
         #expect(await engine.result(SearchQueryRequest(query: "lion"))?["results"]?.arrayValue?.isEmpty == false)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: caches.path) == built)
+        #expect(try cacheFiles() == built)
         engine.closeStdin()
         _ = await engine.waitForExit()
-        // A changed file (here only its modification time) gets a new cache; the old one goes.
+        // A changed file (here only its modification time) gets a new cache and is checked again;
+        // the old cache and record go.
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: bare.path)
         let changed = try EngineProcess(["--database", bare.path], dataDirectory: data)
         #expect(await changed.result(SearchQueryRequest(query: "lion"))?["results"]?.arrayValue?.isEmpty == false)
-        let rebuilt = try FileManager.default.contentsOfDirectory(atPath: caches.path)
-        #expect(rebuilt.count == 1 && rebuilt != built)
+        let rebuilt = try cacheFiles()
+        #expect(rebuilt.count == 2 && rebuilt[0] != built[0] && rebuilt[1] != built[1], "\(rebuilt)")
     }
 }

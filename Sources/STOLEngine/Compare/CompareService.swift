@@ -38,6 +38,9 @@ public struct CompareService: Sendable {
             guard let na = snapshot.node(for: a) else { throw TaxonomyError.taxonNotFound(a) }
             guard let nb = snapshot.node(for: b) else { throw TaxonomyError.taxonNotFound(b) }
             let common = snapshot.index.lca(na, nb)
+            for (id, node) in [(a, na), (b, nb)] where Int(snapshot.tree.depth[Int(node)]) > TaxonomyLimits.maxDepth {
+                throw database.reporting(DataFault.lineage(tooDeep: id))
+            }
             let pathA = common.map { snapshot.path(from: na, upTo: $0) } ?? [na] + snapshot.tree.ancestors(of: na)
             let pathB = common.map { snapshot.path(from: nb, upTo: $0) } ?? [nb] + snapshot.tree.ancestors(of: nb)
             // Both paths in one read; the clades near the root usually come from the tree's cache.
@@ -58,8 +61,10 @@ public struct CompareService: Sendable {
                 guard !chainB.isEmpty else { throw TaxonomyError.taxonNotFound(b) }
                 var positionInB: [Int64: Int] = [:]
                 for (i, id) in chainB.enumerated() where positionInB[id] == nil { positionInB[id] = i }
-                guard let i = chainA.firstIndex(where: { positionInB[$0] != nil }) else { return (chainA, chainB, true) }
-                return (Array(chainA[...i]), Array(chainB[...positionInB[chainA[i]]!]), false)
+                guard let i = chainA.firstIndex(where: { positionInB[$0] != nil }), let j = positionInB[chainA[i]] else {
+                    return (chainA, chainB, true)
+                }
+                return (Array(chainA[...i]), Array(chainB[...j]), false)
             }
             let (taxa, read, rootCount) = try await database.read { db in
                 (try TaxonomyStore.taxaByID(db, pathA + pathB, lang: lang, select: select),
@@ -171,11 +176,15 @@ public struct CompareService: Sendable {
         if let stored, n > stored { return nil }
         return try await database.read { db -> [Candidate]? in
             guard try db.tableExists("top_n_relatives") else { return nil }
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT relative_id, lca_id, lca_depth, distance FROM top_n_relatives WHERE taxon_id = ? ORDER BY rank_order LIMIT ?",
-                arguments: [id, n])
+            let rows = try db.storedRows(
+                "SELECT relative_id, lca_id, lca_depth, distance, rowid FROM top_n_relatives WHERE taxon_id = ? ORDER BY rank_order LIMIT ?", [id, n], rowids: [("top_n_relatives", 4)]
+            ) { row in
+                Candidate(id: try row.taxonID(0, "top_n_relatives.relative_id"), lca: try row.taxonID(1, "top_n_relatives.lca_id"),
+                          lcaDepth: Int(truncatingIfNeeded: try row.integer(2, "top_n_relatives.lca_depth")),
+                          distance: Int(truncatingIfNeeded: try row.integer(3, "top_n_relatives.distance")))
+            }
             guard !rows.isEmpty, stored != nil || rows.count >= n else { return nil }
-            return rows.map { Candidate(id: $0[0], lca: $0[1], lcaDepth: $0[2], distance: $0[3]) }
+            return rows
         }
     }
 
@@ -194,7 +203,7 @@ public struct CompareService: Sendable {
         }
         kept.sort { x, y in
             if x.distance != y.distance { return x.distance < y.distance }
-            if x.name! != y.name! { return x.name! < y.name! }
+            if x.name != y.name { return (x.name ?? "") < (y.name ?? "") }
             return x.id < y.id
         }
         return Array(kept.prefix(n))
@@ -216,19 +225,14 @@ public struct CompareService: Sendable {
     /// … each breadth-first, children in name order), the same stopping rules and the same
     /// `maxVisited` count, so both give the same candidates.
     static func walk(_ db: Database, from species: Int64, n: Int, maxVisited: Int) throws -> (candidates: [Candidate], truncated: Bool) {
-        let chain = try Row.fetchAll(db.cachedStatement(sql: """
-            WITH RECURSIVE up(id, parent, level) AS (
-                SELECT id, parent_id, 0 FROM taxa WHERE id = ?
-                UNION ALL
-                SELECT t.id, t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.parent WHERE up.level < 10000
-            )
-            SELECT up.id, t.rank IS 'species' FROM up JOIN taxa t ON t.id = up.id ORDER BY up.level
-            """), arguments: [species]).map { (id: $0[0] as Int64, isSpecies: $0[1] as Bool) }
+        let chain = try rootedChain(db, species, also: "t.rank IS 'species'").map { (id: $0.id, isSpecies: $0.extra == 1) }
         guard !chain.isEmpty else { throw TaxonomyError.taxonNotFound(species) }
         let depth = chain.count - 1
-        let statement = try db.cachedStatement(sql: "SELECT id, rank IS 'species', scientific_name FROM taxa WHERE parent_id = ? ORDER BY scientific_name, id")
+        let statement = try db.cachedStatement(sql: "SELECT id, rank, scientific_name FROM taxa WHERE parent_id = ? ORDER BY scientific_name, id")
         func children(_ parent: Int64) throws -> [(id: Int64, isSpecies: Bool, name: String)] {
-            try Row.fetchAll(statement, arguments: [parent]).map { ($0[0], $0[1], $0[2]) }
+            try statement.storedRows([parent], rowids: TaxonomyStore.taxaRowIDs) { row in
+                (try row.taxonID(0, "taxa.id"), try row.memberOrNull(Rank.self, 1, "taxa.rank") == .species, try row.text(2, "taxa.scientific_name"))
+            }
         }
         var found: [Candidate] = []
         var histogram: [Int: Int] = [:]
@@ -275,22 +279,35 @@ public struct CompareService: Sendable {
 
     /// Ids from `id` up to its root; empty when there is no such taxon.
     static func chain(_ db: Database, _ id: Int64) throws -> [Int64] {
-        try Int64.fetchAll(db.cachedStatement(sql: """
+        try rootedChain(db, id).map(\.id)
+    }
+
+    /// `id` and its ancestors up to the root, with `also` (an integer expression over the row `t`
+    /// of each) when given; a `DataFault` when they do not reach a root.
+    static func rootedChain(_ db: Database, _ id: Int64, also: String = "0") throws -> [(id: Int64, extra: Int64)] {
+        let rows = try db.storedRows("""
             WITH RECURSIVE up(id, parent, level) AS (
                 SELECT id, parent_id, 0 FROM taxa WHERE id = ?
                 UNION ALL
-                SELECT t.id, t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.parent WHERE up.level < 10000
+                SELECT t.id, t.parent_id, up.level + 1 FROM taxa t JOIN up ON t.id = up.parent WHERE up.level <= \(TaxonomyLimits.maxDepth)
             )
-            SELECT id FROM up ORDER BY level
-            """), arguments: [id])
+            SELECT up.id, up.parent, \(also) FROM up JOIN taxa t ON t.id = up.id ORDER BY up.level
+            """, [id], rowids: TaxonomyStore.taxaRowIDs) { row in
+            (id: try row.taxonID(0, "taxa.id"), parent: try row.taxonIDOrNull(1, "taxa.parent_id"), extra: try row.integerOrNull(2, "taxa.rank") ?? 0)
+        }
+        guard let own = rows.first else { return [] }
+        try TaxonomyStore.checkRooted(rows.dropFirst().reversed().map { ($0.id, $0.parent) }, of: (own.id, own.parent))
+        return rows.map { ($0.id, $0.extra) }
     }
 
     static func names(_ db: Database, _ ids: [Int64]) throws -> [Int64: String] {
         var out: [Int64: String] = [:]
         for chunk in chunks(ids) {
             let list = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            for row in try Row.fetchAll(db, sql: "SELECT id, scientific_name FROM taxa WHERE id IN (\(list))", arguments: StatementArguments(chunk)) {
-                out[row[0]] = row[1]
+            for (id, name) in try db.storedRows("SELECT id, scientific_name FROM taxa WHERE id IN (\(list))", StatementArguments(chunk), rowids: TaxonomyStore.taxaRowIDs, { row in
+                (try row.taxonID(0, "taxa.id"), try row.text(1, "taxa.scientific_name"))
+            }) {
+                out[id] = name
             }
         }
         return out

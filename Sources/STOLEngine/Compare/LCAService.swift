@@ -90,7 +90,9 @@ public enum LCASnapshotLoader {
         let started = ContinuousClock.now
         if preferTour, let fromTour = try await readTour(database) {
             try Task.checkCancellation()
-            return try await OffPool.run { try build(fromTour, source: .eulerTour, started: started) }
+            // A tour that is not the tree of `taxa.parent_id` (import refuses one; an older engine's
+            // import did not) is left for `taxa`, so that lineages from the tree and from SQL agree.
+            if let built = try await OffPool.run({ try build(fromTour, source: .eulerTour, started: started) }) { return built }
         }
         let rows = try await readTaxa(database)
         try Task.checkCancellation()
@@ -102,6 +104,9 @@ public enum LCASnapshotLoader {
         var ids: [Int64]
         var parent: [Int32]
         var species: [Int64]
+        /// `taxa`'s ids and parent ids (-1 for a root), in id order, to hold the tour to.
+        var taxaIDs: [Int64]
+        var taxaParents: [Int64]
     }
 
     /// Nodes in id order, and every id again in sibling (name) order.
@@ -128,10 +133,12 @@ public enum LCASnapshotLoader {
             var path: [Int32] = []
             var previousDepth: Int64 = -1
             var valid = true
-            try scan(db, "SELECT taxon_id, depth FROM euler_tour ORDER BY seq") { row in
+            try scan(db, "SELECT taxon_id, depth, seq FROM euler_tour ORDER BY seq", rowids: [("euler_tour", 2)]) { row in
                 guard valid else { return }
-                let id = sqlite3_column_int64(row, 0)
-                let depth = sqlite3_column_int64(row, 1)
+                let id = try row.taxonID(0, "euler_tour.taxon_id")
+                let depth = try row.integer(1, "euler_tour.depth")
+                // A depth the tour cannot have (deeper than the path so far, or negative) ends it below.
+                guard depth <= Int64(path.count), depth >= 0 else { valid = false; return }
                 if depth == previousDepth + 1 || (depth == 0 && previousDepth <= 0) {
                     // A first occurrence.
                     guard ids.count < expected else { valid = false; return }
@@ -148,7 +155,14 @@ public enum LCASnapshotLoader {
             }
             guard valid, ids.count == expected else { return nil }
             let species = try Int64.fetchAll(db, sql: "SELECT id FROM taxa WHERE rank = 'species'")
-            return TourRows(ids: ids, parent: parent, species: species)
+            var taxaIDs: [Int64] = [], taxaParents: [Int64] = []
+            taxaIDs.reserveCapacity(expected)
+            taxaParents.reserveCapacity(expected)
+            try scan(db, "SELECT id, parent_id FROM taxa ORDER BY id", rowids: TaxonomyStore.taxaRowIDs) { row in
+                taxaIDs.append(try row.taxonID(0, "taxa.id"))
+                taxaParents.append(try row.taxonIDOrNull(1, "taxa.parent_id") ?? -1)
+            }
+            return TourRows(ids: ids, parent: parent, species: species, taxaIDs: taxaIDs, taxaParents: taxaParents)
         }
     }
 
@@ -160,24 +174,25 @@ public enum LCASnapshotLoader {
             parentIDs.reserveCapacity(expected)
             nameOrder.reserveCapacity(expected)
             var species = [UInt64](repeating: 0, count: (expected + 63) / 64)
-            try scan(db, "SELECT id, parent_id, rank = 'species' FROM taxa ORDER BY id") { row in
+            try scan(db, "SELECT id, parent_id, rank IS 'species' FROM taxa ORDER BY id", rowids: TaxonomyStore.taxaRowIDs) { row in
                 let i = ids.count
-                ids.append(sqlite3_column_int64(row, 0))
-                parentIDs.append(sqlite3_column_type(row, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(row, 1))
-                if sqlite3_column_int64(row, 2) == 1 {
+                ids.append(try row.taxonID(0, "taxa.id"))
+                parentIDs.append(try row.taxonIDOrNull(1, "taxa.parent_id") ?? -1)
+                if try row.integer(2, "taxa.rank") == 1 {
                     if i >> 6 >= species.count { species.append(0) }
                     species[i >> 6] |= 1 << UInt64(i & 63)
                 }
             }
             // Siblings in name order, straight from the (parent_id, scientific_name) index.
-            try scan(db, "SELECT id FROM taxa ORDER BY parent_id, scientific_name, id") { row in
-                nameOrder.append(sqlite3_column_int64(row, 0))
+            try scan(db, "SELECT id FROM taxa ORDER BY parent_id, scientific_name, id", rowids: TaxonomyStore.taxaRowIDs) { row in
+                nameOrder.append(try row.taxonID(0, "taxa.id"))
             }
             return TaxaRows(ids: ids, parentIDs: parentIDs, species: species, nameOrder: nameOrder)
         }
     }
 
-    static func build(_ rows: TourRows, source: LCATreeSource, started: ContinuousClock.Instant) throws -> LCASnapshot {
+    /// Nil when the tour is not the tree of `taxa.parent_id` (`rows.taxaParents`).
+    static func build(_ rows: TourRows, source: LCATreeSource, started: ContinuousClock.Instant) throws -> LCASnapshot? {
         let n = rows.ids.count
         // Nodes are already in preorder, siblings in tour order.
         let tree: TreeIndex
@@ -190,6 +205,12 @@ public enum LCASnapshotLoader {
         for i in 1..<max(n, 1) where ids[Int(byID[i - 1])] == ids[Int(byID[i])] {
             throw Failure.badTree("taxon \(ids[Int(byID[i])]) appears twice in the tour")
         }
+        guard rows.taxaIDs.count == n else { return nil }
+        for i in 0..<n {
+            let node = Int(byID[i])
+            let tourParent = rows.parent[node] >= 0 ? ids[Int(rows.parent[node])] : -1
+            guard ids[node] == rows.taxaIDs[i], tourParent == rows.taxaParents[i] else { return nil }
+        }
         var bits = [UInt64](repeating: 0, count: (n + 63) / 64)
         for id in rows.species {
             guard let node = LCASnapshot.lookup(id, ids: ids, byID: byID) else { continue }
@@ -201,14 +222,7 @@ public enum LCASnapshotLoader {
     static func build(_ rows: TaxaRows, started: ContinuousClock.Instant) throws -> LCASnapshot {
         let n = rows.ids.count
         let ids = rows.ids
-        func index(of id: Int64) -> Int32? {
-            var lo = 0, hi = n
-            while lo < hi {
-                let mid = (lo + hi) >> 1
-                if ids[mid] < id { lo = mid + 1 } else { hi = mid }
-            }
-            return lo < n && ids[lo] == id ? Int32(lo) : nil
-        }
+        func index(of id: Int64) -> Int32? { ids.position(ofSortedID: id) }
         // Nodes in id order first.
         var parent = [Int32](repeating: -1, count: n)
         for i in 0..<n where rows.parentIDs[i] >= 0 {
@@ -241,12 +255,12 @@ public enum LCASnapshotLoader {
         return LCASnapshot(tree: tree, ids: preorderIDs, byID: newIndex, speciesBits: bits, source: .taxa, buildSeconds: seconds(since: started))
     }
 
-    /// Steps `sql`, handing the raw statement to `row`: millions of rows without a `Row` each.
-    static func scan(_ db: Database, _ sql: String, _ row: (OpaquePointer) throws -> Void) throws {
+    /// Steps `sql`, handing each row to `row`: millions of rows without a GRDB `Row` each.
+    static func scan(_ db: Database, _ sql: String, rowids: StoredRow.RowIDs, _ row: (StoredRow) throws -> Void) throws {
         let statement = try db.makeStatement(sql: sql)
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
-        while try db.nextRow(handle) { try row(handle) }
+        while try db.nextRow(handle) { try row(StoredRow(handle, rowids: rowids)) }
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

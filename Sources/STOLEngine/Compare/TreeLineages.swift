@@ -90,6 +90,7 @@ extension CompareService {
         for (i, id) in ids.enumerated() {
             if i & 0xFFFF == 0 { try Task.checkCancellation() }
             guard let node = snapshot.node(for: id) else { throw TaxonomyError.taxonNotFound(id) }
+            guard Int(snapshot.tree.depth[Int(node)]) <= TaxonomyLimits.maxDepth else { throw database.reporting(DataFault.lineage(tooDeep: id)) }
             nodes.append(node)
         }
         return LineageBatch(lineages: TreeLineages(snapshot: snapshot, nodes: nodes), source: "tree")

@@ -37,8 +37,18 @@ public struct ExtensionCache: Sendable {
         "extensions-" + Self.digest(database.standardizedFileURL.path) + "-"
     }
 
-    /// The cache file for `database`'s current identity; nil when the file cannot be stat'ed.
-    public func url(for database: URL) -> URL? {
+    /// The cache file for `database`'s current identity and the extensions it holds (an engine
+    /// that adds an extension builds a new cache); nil when the file cannot be stat'ed.
+    public func url(for database: URL, extensions: [SchemaExtensions.Extension] = []) -> URL? {
+        guard var identity = Self.identity(of: database) else { return nil }
+        // Caches of the search index alone keep the name they had before other extensions were cached.
+        let held = extensions.filter(\.cacheable).map(\.rawValue).filter { $0 != SchemaExtensions.Extension.datasetInfo.rawValue && $0 != SchemaExtensions.Extension.searchIndex.rawValue }
+        if !held.isEmpty { identity += "-" + held.sorted().joined(separator: ",") }
+        return directory.appendingPathComponent(prefix(for: database) + Self.digest(identity) + ".sqlite")
+    }
+
+    /// `database`'s device, inode, size and modification time (ns); nil when it cannot be stat'ed.
+    static func identity(of database: URL) -> String? {
         var info = stat()
         guard stat(database.path, &info) == 0 else { return nil }
         #if canImport(Darwin)
@@ -46,14 +56,34 @@ public struct ExtensionCache: Sendable {
         #else
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         #endif
-        let identity = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(modified)"
-        return directory.appendingPathComponent(prefix(for: database) + Self.digest(identity) + ".sqlite")
+        return "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(modified)"
+    }
+
+    /// `<data-dir>/Caches/checked-<path>-<identity>-v<version>`: an empty file saying that
+    /// `database`, as it is now, passed `TaxonomyContentCheck` (of that version) when `--database`
+    /// opened it, so that a later start need not read it all again. Nil when it cannot be stat'ed.
+    func contentCheckRecord(for database: URL) -> URL? {
+        guard let identity = Self.identity(of: database) else { return nil }
+        return directory.appendingPathComponent(
+            "checked-" + Self.digest(database.standardizedFileURL.path) + "-" + Self.digest(identity) + "-v\(TaxonomyContentCheck.version)")
+    }
+
+    /// Records that `database` passed the content check (see `contentCheckRecord`), replacing the
+    /// records of the same path's earlier states. Best effort: a failure only costs a check later.
+    func recordContentChecked(_ database: URL) {
+        guard let record = contentCheckRecord(for: database), (try? OwnedPath.ensureDirectory(directory)) != nil else { return }
+        let samePath = "checked-" + Self.digest(database.standardizedFileURL.path) + "-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasPrefix(samePath) {
+            unlink(directory.appendingPathComponent(name).path)
+        }
+        let fd = open(record.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
+        if fd >= 0 { close(fd) }
     }
 
     /// The cache holding `extensions` for `database`, built (from `database`, opened read-only)
     /// when it is not there yet.
     public func prepare(for database: URL, extensions: [SchemaExtensions.Extension]) throws -> URL {
-        guard let target = url(for: database) else { throw DatabaseOpenError.unreadable(database.lastPathComponent) }
+        guard let target = url(for: database, extensions: extensions) else { throw DatabaseOpenError.unreadable(database.lastPathComponent) }
         if FileManager.default.fileExists(atPath: target.path) { return target }
         try OwnedPath.ensureDirectory(directory)
         onBuild("building the search extensions of \(database.lastPathComponent) into \(target.path)")

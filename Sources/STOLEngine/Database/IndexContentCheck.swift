@@ -24,14 +24,31 @@ package enum IndexContentCheck {
     /// `seed` keys the digests. A file someone may have made to fool the check (an imported one)
     /// is checked with a seed drawn at random, so that digests cannot be made to collide without
     /// knowing it.
-    package static func problems(_ db: Database, table: String, seed: UInt64 = 0) throws -> [String]? {
+    ///
+    /// With `statistics`, each index's entries and distinct key prefixes, as counted by the pass
+    /// over it, go there (what `ANALYZE` would write in `sqlite_stat1`), and the row count of a
+    /// table without indexes. With `values`, the pass over the table also hands each row to it
+    /// (it is `complete` afterwards), so that the values are checked without a pass of their own.
+    package static func problems(_ db: Database, table: String, seed: UInt64 = 0, statistics: PlannerStatistics? = nil) throws -> [String]? {
+        var none: StoredValueCheck.Pass?
+        return try problems(db, table: table, seed: seed, statistics: statistics, values: &none)
+    }
+
+    /// `problems(_:table:seed:statistics:)`, handing each row of the pass over the table to `values`.
+    static func problems(_ db: Database, table: String, seed: UInt64 = 0, statistics: PlannerStatistics? = nil,
+                         values: inout StoredValueCheck.Pass?) throws -> [String]? {
         guard let layout = try TableLayout(db, table: table) else { return nil }
-        if layout.indexes.isEmpty { return [] }
+        if layout.indexes.isEmpty {
+            if let statistics { statistics.record(table: table, rows: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0) }
+            return []
+        }
         try db.execute(sql: "PRAGMA reverse_unordered_selects = OFF")
-        guard let tableDigests = try digestsOfRows(db, layout, seed: seed) else { return nil }
+        guard let tableDigests = try digestsOfRows(db, layout, seed: seed, values: &values) else { return nil }
         var problems: [String] = []
+        var counted: [(index: String, entries: Int, distinct: [Int])] = []
         for (index, expected) in zip(layout.indexes, tableDigests) {
             guard let scan = try scanIndex(db, layout, index, seed: seed) else { return nil }
+            counted.append((index.name, scan.digest.count, scan.distinct))
             problems += scan.problems
             if scan.digest.count != expected.count {
                 problems.append("wrong # of entries in index \(index.name): \(scan.digest.count) for \(expected.count) rows")
@@ -39,6 +56,7 @@ package enum IndexContentCheck {
                 problems.append("index \(index.name) does not hold its table's rows")
             }
         }
+        for entry in counted { statistics?.record(table: table, index: entry.index, entries: entry.entries, distinct: entry.distinct) }
         return problems
     }
 
@@ -153,8 +171,10 @@ package enum IndexContentCheck {
 
     /// The digests of the entries each index should hold, from one pass over the table in rowid
     /// order; nil when a key holds a value the check does not model.
-    private static func digestsOfRows(_ db: Database, _ layout: TableLayout, seed: UInt64) throws -> [Digest]? {
-        let list = (layout.columns + [layout.rowid]).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+    private static func digestsOfRows(_ db: Database, _ layout: TableLayout, seed: UInt64, values: inout StoredValueCheck.Pass?) throws -> [Digest]? {
+        // The value check's columns come after the rowid, when there is one to feed.
+        let valueColumns = values?.columns ?? []
+        let list = (layout.columns + [layout.rowid] + valueColumns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let statement = try db.makeStatement(sql: "SELECT \(list) FROM \(layout.table.quotedDatabaseIdentifier) NOT INDEXED")
         let handle = statement.sqliteStatement
         let rowidColumn = Int32(layout.columns.count)
@@ -171,6 +191,7 @@ package enum IndexContentCheck {
                 hashes[column] = hash
             }
             let rowid = sqlite3_column_int64(handle, rowidColumn)
+            if values?.isDone == false { values?.check(handle, first: rowidColumn + 1, identityColumn: rowidColumn) }
             for p in positions.indices { entry[p] = hashes[positions[p]] }
             entry.withUnsafeBufferPointer { values in
                 for i in digests.indices {
@@ -178,6 +199,7 @@ package enum IndexContentCheck {
                 }
             }
         }
+        values?.complete = true
         return digests
     }
 
@@ -186,6 +208,8 @@ package enum IndexContentCheck {
     private struct IndexScan {
         var digest: Digest
         var problems: [String] = []
+        /// Per key prefix (first column, first two, …), how many distinct values it takes.
+        var distinct: [Int] = []
     }
 
     /// Scans `index` through a covering scan of the index alone; nil when SQLite would not scan it
@@ -203,6 +227,8 @@ package enum IndexContentCheck {
         var previous = EntryKey(count: n), current = EntryKey(count: n)
         var previousRowid: Int64 = 0
         var first = true
+        // Changes of each key prefix from one entry to the next (SQLite's `anDLt`).
+        var changes = [Int](repeating: 0, count: n)
         let collations = index.keys.map(\.collation), descending = index.keys.map(\.descending)
         while try db.nextRow(handle) {
             for k in 0..<n {
@@ -211,11 +237,19 @@ package enum IndexContentCheck {
             }
             let rowid = sqlite3_column_int64(handle, Int32(n))
             hashes.withUnsafeBufferPointer { scan.digest.add(values: $0, rowid: rowid) }
-            if !first, scan.problems.count < 10 {
+            if !first {
                 var order = 0
+                var differsAt = n
                 for k in 0..<n where order == 0 {
                     order = previous.compare(k, with: current, collation: collations[k])
+                    if order != 0 { differsAt = k }
                     if descending[k] { order = -order }
+                }
+                for k in differsAt..<n { changes[k] += 1 }
+                guard scan.problems.count < 10 else {
+                    swap(&previous, &current)
+                    previousRowid = rowid
+                    continue
                 }
                 if order == 0, index.unique, !current.hasNull {
                     scan.problems.append("non-unique entry in index \(index.name) at rowid \(rowid)")
@@ -227,6 +261,7 @@ package enum IndexContentCheck {
             previousRowid = rowid
             first = false
         }
+        scan.distinct = changes.map { $0 + 1 }
         return scan
     }
 }

@@ -21,25 +21,36 @@ package final class IntegrityCheck: Sendable {
     package let cache: String
     /// Keys the index digests (`IndexContentCheck.problems`).
     package let seed: UInt64
+    /// Whether each table's values are checked too (`StoredValueCheck`: an import of a taxonomy
+    /// database), in the pass over the table that the index check makes anyway.
+    package let checksValues: Bool
+    /// Where the passes over the indexes leave what `ANALYZE` would write (`PlannerStatistics`).
+    package let statistics: PlannerStatistics?
     private let connections = Locked<[DatabaseQueue]>([])
     private let stopped = Locked(false)
 
-    package init(path: String, configuration: Configuration = Configuration(), cache: String, seed: UInt64 = 0) {
+    package init(path: String, configuration: Configuration = Configuration(), cache: String, seed: UInt64 = 0,
+                 checksValues: Bool = false, statistics: PlannerStatistics? = nil) {
         self.path = path
         var configuration = configuration
         configuration.readonly = true
         self.configuration = configuration
         self.cache = cache
         self.seed = seed
+        self.checksValues = checksValues
+        self.statistics = statistics
     }
 
     /// The problems found, as sentences (none for a sound file). `beside`, if given, runs first on
-    /// the second connection (the build checks foreign keys there). Throws the first error a
-    /// piece throws (SQLite's, for a file too damaged to read, or an interruption).
-    package func problems(beside: (@Sendable (Database) throws -> Void)? = nil) throws -> [String] {
+    /// the second connection (the build checks foreign keys there, an import the tree and the
+    /// full-text indexes). `progress` is told the share of tables checked (0…1) after each.
+    /// Throws the first error a piece throws (SQLite's, for a file too damaged to read, or an
+    /// interruption).
+    package func problems(beside: (@Sendable (Database) throws -> Void)? = nil, progress: (@Sendable (Double) -> Void)? = nil) throws -> [String] {
         let tables = try read { db in try Self.tablesLargestFirst(db) }
         let next = Locked(0)
         let problems = Locked<[String]>([])
+        let tablesDone = Locked(0)
         let failure = Locked<(any Error)?>(nil)
         let seed = self.seed
         // Runs `first`, then tables until none is left; a thrown error stops both workers.
@@ -53,8 +64,13 @@ package final class IntegrityCheck: Sendable {
                             return i < tables.count ? tables[i] : nil
                         }
                         guard let table else { break }
-                        let found = try Self.tableProblems(db, table, seed: seed)
+                        let found = try Self.tableProblems(db, table, seed: seed, statistics: statistics, checksValues: checksValues)
                         problems.withLock { $0 += found }
+                        let checked = tablesDone.withLock { done -> Int in
+                            done += 1
+                            return done
+                        }
+                        progress?(Double(checked) / Double(max(tables.count, 1)))
                     }
                 }
             } catch {
@@ -87,12 +103,28 @@ package final class IntegrityCheck: Sendable {
 
     /// What `integrity_check(table)` would report: `quick_check(table)`, then the indexes' content
     /// (`IndexContentCheck`, or SQLite's own check of a table that one does not model).
-    package static func tableProblems(_ db: Database, _ table: String, seed: UInt64 = 0) throws -> [String] {
+    /// With `statistics`, what `ANALYZE` would write for the table's indexes goes there (SQLite's
+    /// own tables, which `ANALYZE` skips, are left out). With `checksValues`, the values of a sound
+    /// table are checked (`StoredValueCheck`), in the index check's pass over it when it makes one.
+    package static func tableProblems(_ db: Database, _ table: String, seed: UInt64 = 0, statistics: PlannerStatistics? = nil,
+                                      checksValues: Bool = false) throws -> [String] {
         let name = table.quotedDatabaseIdentifier
         let quick = try String.fetchAll(db, sql: "PRAGMA quick_check(\(name))").filter { $0 != "ok" }
         guard quick.isEmpty else { return quick }
-        if let found = try IndexContentCheck.problems(db, table: table, seed: seed) { return found }
-        return try String.fetchAll(db, sql: "PRAGMA integrity_check(\(name))").filter { $0 != "ok" }
+        let counting = table.lowercased().hasPrefix("sqlite_") ? nil : statistics
+        var values = checksValues ? try StoredValueCheck.Pass(db, table: table) : nil
+        var found: [String]
+        if let indexProblems = try IndexContentCheck.problems(db, table: table, seed: seed, statistics: counting, values: &values) {
+            found = indexProblems
+        } else {
+            counting?.markUncounted(table)
+            found = try String.fetchAll(db, sql: "PRAGMA integrity_check(\(name))").filter { $0 != "ok" }
+            // A pass the index check began and gave up is started again.
+            if values?.complete == false { values = try StoredValueCheck.Pass(db, table: table) }
+        }
+        guard found.isEmpty, var values else { return found }
+        if !values.complete { try values.scan(db) }
+        return values.problems
     }
 
     /// Every ordinary table (FTS5's shadow tables included; virtual tables have no b-tree), by

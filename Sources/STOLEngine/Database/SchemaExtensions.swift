@@ -24,6 +24,9 @@ public enum SchemaExtensions {
         /// The engine's own indexes on the specification's tables (sibling order, case-insensitive
         /// names, names by language).
         case indexes
+        /// `name_heads`: the head and compound parts of every common name (`NameStructure`);
+        /// `taxon_prominence`: how well known each taxon is (`Prominence`). Search ranks by both.
+        case searchRanking
         /// `descriptions (taxon_id, lang, text, source_title, source_url, license, source_name)`: a text about
         /// the taxon per language, with its attribution (`taxon/detail`). Content of its own: a
         /// database without it has no descriptions, and nothing builds it.
@@ -34,7 +37,7 @@ public enum SchemaExtensions {
 
         /// Whether it can live in a separate cache database (it adds tables, not columns or indexes
         /// of the specification's tables).
-        public var cacheable: Bool { self == .datasetInfo || self == .searchIndex }
+        public var cacheable: Bool { self == .datasetInfo || self == .searchIndex || self == .searchRanking }
 
         /// Whether it is derived from the specification's tables, so that it can be built into a
         /// database that lacks it (import, the extension cache). `descriptions` and `nameSources`
@@ -115,6 +118,23 @@ public enum SchemaExtensions {
                 name_id INTEGER PRIMARY KEY REFERENCES names(id),
                 source  TEXT NOT NULL
             );
+            """
+        case .searchRanking:
+            """
+            -- The head of each common name of search_names (by its id), folded, and the name's words
+            -- with compound words split into parts by '|' (NULL when none is split).
+            CREATE TABLE name_heads (
+                name_id INTEGER PRIMARY KEY,
+                head    TEXT NOT NULL,
+                parts   TEXT
+            );
+            CREATE INDEX idx_name_heads_head ON name_heads(head);
+            -- How well known each taxon is, in thousandths (-1000: viruses, hybrids, samples); no row: 0.
+            CREATE TABLE taxon_prominence (
+                taxon_id   INTEGER PRIMARY KEY,
+                prominence INTEGER NOT NULL
+            );
+            CREATE INDEX idx_taxon_prominence ON taxon_prominence(prominence);
             """
         }
     }
@@ -206,8 +226,17 @@ public enum SchemaExtensions {
                     """)
             case .indexes, .descriptions, .nameSources:
                 break
+            case .searchRanking:
+                try fillSearchRanking(db, source: source)
             }
         }
+    }
+
+    /// Fills `name_heads` from the `search_names` of `main` (when it is there, as in a build or an
+    /// extension cache building both) or of `source`, and `taxon_prominence` from `source`.
+    package static func fillSearchRanking(_ db: Database, source: String) throws {
+        try NameHeads.fill(db, namesSchema: try db.tableExists("search_names", in: "main") ? "main" : source)
+        try Prominence.fill(db, source: source)
     }
 
     /// Fills `search_names` (`fillSearchNames`), then `fts_words` from the words of `fts_taxa`
@@ -223,8 +252,8 @@ public enum SchemaExtensions {
     }
 
     /// Fills `search_names`: per taxon in id order, its scientific name, then each of its names in
-    /// id order whose folded form is new for the taxon (synonyms as `synonym`, every other type as
-    /// `common`).
+    /// id order whose folded form is new for the taxon (synonyms as `synonym`), or, for the other
+    /// types (as `common`), new for the taxon in its language.
     package static func fillSearchNames(_ db: Database, source: String) throws {
         var insertSearch = try BatchedInsert(db, into: "search_names", columns: ["id", "taxon_id", "name", "folded", "match_type", "lang"])
         var searchID: Int64 = 0
@@ -266,14 +295,18 @@ public enum SchemaExtensions {
             let name = trimmed(raw)
             let folded = TextFolding.fold(name)
             guard !folded.isEmpty else { continue }
+            let type = (row[4] as String?) == "synonym" ? "synonym" : "common"
+            // A common name once per language: search answers in the language asked ("Tiger" is
+            // English and German); a synonym once.
+            let key = type == "common" ? folded + "\u{1}" + ((row[3] as String?) ?? "") : folded
             if seen.count < listed {
-                guard !seen.contains(folded) else { continue }
-                seen.append(folded)
+                guard !seen.contains(key) else { continue }
+                seen.append(key)
             } else {
                 if seenMany.isEmpty { seenMany = Set(seen) }
-                guard seenMany.insert(folded).inserted else { continue }
+                guard seenMany.insert(key).inserted else { continue }
             }
-            try add(id, name, folded, (row[4] as String?) == "synonym" ? "synonym" : "common", row[3])
+            try add(id, name, folded, type, row[3])
         }
         try insertSearch.finish()
     }

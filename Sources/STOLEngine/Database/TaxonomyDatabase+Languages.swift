@@ -7,11 +7,13 @@ extension TaxonomyDatabase {
     public func languages() async throws -> [DatabaseLanguage] {
         if let cached = languagesCache.withLock({ $0 }) { return cached }
         let found = try await read { db in
-            try Row.fetchAll(db, sql: """
+            try db.storedRows("""
                 SELECT lang, count(*), count(DISTINCT taxon_id) FROM names
                 WHERE name_type IN ('common', 'vernacular') AND typeof(lang) = 'text'
                 GROUP BY lang ORDER BY count(*) DESC, lang
-                """).map { DatabaseLanguage(lang: $0[0], names: $0[1], taxa: $0[2]) }
+                """) { row in
+                DatabaseLanguage(lang: try row.text(0, "names.lang"), names: Int(try row.integer(1, "count")), taxa: Int(try row.integer(2, "count")))
+            }
         }
         languagesCache.withLock { $0 = found }
         return found

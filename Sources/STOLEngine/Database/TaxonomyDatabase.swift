@@ -21,6 +21,10 @@ public final class TaxonomyDatabase: Sendable {
     /// The content extensions the file holds (`descriptions`, `nameSources`): without them there is
     /// nothing to read, and the queries that would read them are not run.
     public let contentExtensions: Set<SchemaExtensions.Extension>
+    /// Whether the `searchRanking` extension is there (in the file or its cache): without it, as in
+    /// a database imported before it existed, search takes heads by rule and every taxon's
+    /// prominence as 0.
+    public let hasSearchRanking: Bool
     private let readers: [DatabaseQueue]
     /// A connection of its own for `readInline`, so that reads on a caller's thread never queue
     /// behind the pool's.
@@ -31,8 +35,8 @@ public final class TaxonomyDatabase: Sendable {
     let taxonCache = TaxonCache()
     /// What typo search keeps of the word vocabulary.
     let vocabularyCache = VocabularyCache()
-    /// The languages search found common names in.
-    let commonNameLanguages = CommonNameLanguages()
+    /// The best-known names, for autocomplete's short prefixes.
+    let prominentNames = ProminentNames()
     /// `languages()`, once read.
     let languagesCache = Locked<[DatabaseLanguage]?>(nil)
 
@@ -42,9 +46,13 @@ public final class TaxonomyDatabase: Sendable {
     /// Opens `url` read-only and checks that it is a taxonomy database this engine can read.
     ///
     /// A database without the engine's search extensions (only the specification's tables) needs
-    /// `extensionCache`, where they are built once and attached; without one it is refused.
-    public init(url: URL, source: DatabaseSource, connections: Int = 3, extensionCache: ExtensionCache? = nil) throws(DatabaseOpenError) {
+    /// `extensionCache`, where they are built once and attached; without one it is refused. With
+    /// `checksContent` (a `--database` file) every value, the tree and the full-text versions are
+    /// checked first (`TaxonomyContentCheck`; skipped when the cache records that the file, as it
+    /// is now, passed before): a problem is `corrupt`, naming the table, column and row.
+    public init(url: URL, source: DatabaseSource, connections: Int = 3, extensionCache: ExtensionCache? = nil, checksContent: Bool = false) throws(DatabaseOpenError) {
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw .unreadable(url.lastPathComponent) }
+        if checksContent { try Self.checkContent(url, record: extensionCache) }
         let adapter = try Self.adapter(for: url, cache: extensionCache)
         var config = Configuration()
         config.readonly = true
@@ -65,30 +73,36 @@ public final class TaxonomyDatabase: Sendable {
         } catch {
             throw .unreadable("\(url.lastPathComponent): \(error)")
         }
-        let facts: (Int, Int, [String: String], Bool, Set<SchemaExtensions.Extension>)
+        let facts: (Int, Int, [String: String], Bool, Set<SchemaExtensions.Extension>, Bool)
         do {
-            facts = try readers[0].read { db -> (Int, Int, [String: String], Bool, Set<SchemaExtensions.Extension>) in
+            facts = try readers[0].read { db -> (Int, Int, [String: String], Bool, Set<SchemaExtensions.Extension>, Bool) in
                 guard try db.tableExists("schema_version"), try db.tableExists("taxa") else {
                     throw DatabaseOpenError.notATaxonomyDatabase
                 }
-                let version = try Int.fetchOne(db, sql: "SELECT version FROM schema_version") ?? 0
+                let version = try db.storedRows("SELECT version, rowid FROM schema_version", rowids: [("schema_version", 1)]) {
+                    try $0.integer(0, "schema_version.version")
+                }.first ?? 0
                 guard version <= Schema.currentVersion, version >= 1 else {
-                    throw DatabaseOpenError.incompatibleSchema(found: version, expected: Schema.currentVersion)
+                    throw DatabaseOpenError.incompatibleSchema(found: Int(clamping: version), expected: Schema.currentVersion)
                 }
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM taxa") ?? 0
                 var info: [String: String] = [:]
                 if try db.tableExists("dataset_info") {  // in main or in the extension cache
-                    for row in try Row.fetchAll(db, sql: "SELECT key, value FROM dataset_info") {
-                        info[row["key"]] = row["value"]
+                    try db.makeStatement(sql: "SELECT key, value FROM dataset_info").forEachStoredRow { row in
+                        info[try row.text(0, "dataset_info.key")] = try row.text(1, "dataset_info.value")
                     }
                 }
                 let storesChildCounts = try db.columns(in: "taxa").contains { $0.name == "child_count" }
                 let content = try SchemaExtensions.readableContent(db)
-                return (version, count, info, storesChildCounts, content)
+                let ranking = try db.tableExists("name_heads") && db.tableExists("taxon_prominence")
+                return (Int(version), count, info, storesChildCounts, content, ranking)
             }
         } catch let error as DatabaseOpenError {
             throw error
+        } catch let fault as DataFault {
+            throw .corrupt(fault.detail)
         } catch {
+            if let damage = DatabaseDamage.from(error, source: source) { throw .corrupt(damage.detail) }
             throw .notATaxonomyDatabase
         }
         self.source = source
@@ -96,7 +110,7 @@ public final class TaxonomyDatabase: Sendable {
         self.inlineReader = readers.removeLast()
         self.readers = readers
         self.busy = Locked([Int](repeating: 0, count: readers.count))
-        (self.schemaVersion, self.taxaCount, self.datasetInfo, self.storesChildCounts, self.contentExtensions) = facts
+        (self.schemaVersion, self.taxaCount, self.datasetInfo, self.storesChildCounts, self.contentExtensions, self.hasSearchRanking) = facts
         self.sizeBytes = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.int64Value ?? 0
     }
 
@@ -115,6 +129,23 @@ public final class TaxonomyDatabase: Sendable {
             return try await readers[index].unsafeRead(body)
         } catch {
             throw reported(error)
+        }
+    }
+
+    /// `fault`, found outside a read (in the in-memory tree), as the damage it is, reported like
+    /// the damage a read finds.
+    func reporting(_ fault: DataFault) -> DatabaseDamage {
+        // `reported` turns every DataFault into a DatabaseDamage.
+        reported(fault) as? DatabaseDamage ?? DatabaseDamage(source: source, detail: fault.detail)
+    }
+
+    /// Reads the word vocabulary into memory in the background when a search wanted it
+    /// (`VocabularyCache`), so that later searches need not read each word from the file.
+    public func loadVocabularyIfWanted() {
+        guard vocabularyCache.claimLoad() else { return }
+        let cache = vocabularyCache
+        Task.detached(priority: .utility) { [self] in
+            _ = try? await self.read { db in try cache.words(in: db) }
         }
     }
 
@@ -138,6 +169,27 @@ public final class TaxonomyDatabase: Sendable {
         }
     }
 
+    /// Runs `TaxonomyContentCheck` on `url` unless `record` says it passed as the file is now.
+    private static func checkContent(_ url: URL, record cache: ExtensionCache?) throws(DatabaseOpenError) {
+        if let record = cache?.contentCheckRecord(for: url), FileManager.default.fileExists(atPath: record.path) { return }
+        var config = Configuration()
+        config.readonly = true
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA trusted_schema = OFF; PRAGMA query_only = 1;") }
+        let problems: [String]
+        do {
+            let queue = try DatabaseQueue(path: immutableURI(url), configuration: config)
+            defer { try? queue.close() }
+            problems = try queue.read { db in
+                guard try db.tableExists("taxa") else { return [] }  // The open below says what it is.
+                return try TaxonomyContentCheck.problems(db)
+            }
+        } catch {
+            throw .corrupt("\(url.lastPathComponent): \(DatabaseDamage.from(error, source: .bundled)?.detail ?? "\(error)")")
+        }
+        guard problems.isEmpty else { throw .corrupt("\(url.lastPathComponent): " + problems.joined(separator: "; ")) }
+        cache?.recordContentChecked(url)
+    }
+
     /// What each connection needs besides the file: views for an older layout, the extension cache.
     private static func adapter(for url: URL, cache: ExtensionCache?) throws(DatabaseOpenError) -> ConnectionAdapter {
         var config = Configuration()
@@ -154,8 +206,12 @@ public final class TaxonomyDatabase: Sendable {
             // The open below reports it.
             return ConnectionAdapter(legacyViews: [], cache: nil)
         }
-        guard found.missing.contains(.searchIndex) else { return ConnectionAdapter(legacyViews: found.legacy, cache: nil) }
-        guard let cache else { throw .missingExtensions(found.missing.map(\.rawValue)) }
+        guard !found.missing.isEmpty else { return ConnectionAdapter(legacyViews: found.legacy, cache: nil) }
+        guard let cache else {
+            // Without the ranking tables search still works, by simpler rules (`hasSearchRanking`).
+            guard found.missing.contains(.searchIndex) else { return ConnectionAdapter(legacyViews: found.legacy, cache: nil) }
+            throw .missingExtensions(found.missing.map(\.rawValue))
+        }
         do {
             return ConnectionAdapter(legacyViews: found.legacy, cache: try cache.prepare(for: url, extensions: found.missing))
         } catch let error as DatabaseOpenError {
@@ -180,12 +236,15 @@ public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertib
     case incompatibleSchema(found: Int, expected: Int)
     /// The database lacks the engine's search extensions and there is nowhere to build them.
     case missingExtensions([String])
+    /// The file is damaged, or its data breaks the schema (a `DataFault`); the detail says where.
+    case corrupt(String)
 
     public var description: String {
         switch self {
         case .missingExtensions(let names): "the database lacks the engine extensions \(names.joined(separator: ", ")) and no cache can be built"
         case .unreadable(let detail): "cannot open \(detail)"
         case .notATaxonomyDatabase: "not a stol taxonomy database"
+        case .corrupt(let detail): "the database is corrupt: \(detail)"
         case let .incompatibleSchema(found, expected): "schema version \(found) is newer than the supported \(expected)"
         }
     }

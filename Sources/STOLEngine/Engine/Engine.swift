@@ -74,13 +74,15 @@ public final class Engine: Sendable {
         // built into a cache in the data directory; the file itself is never written.
         var cache = ExtensionCache(dataDirectory: configuration.dataDirectory, scratch: scratch)
         cache.onBuild = { logger.info("\($0)") }
-        let bundled = try TaxonomyDatabase(url: bundledURL, source: .bundled, extensionCache: cache)
+        // A `--database` file is checked as an import would check it (the embedded one is the
+        // engine's own, built from `dataset/default` and checked by its tests).
+        let bundled = try TaxonomyDatabase(url: bundledURL, source: .bundled, extensionCache: cache, checksContent: configuration.bundledDatabase != nil)
         let recovered = ReferenceService.recover(dataDirectory: configuration.dataDirectory, logger: logger)
-        self.databases = DatabaseProvider(bundled: bundled, active: recovered?.database)
+        self.databases = DatabaseProvider(bundled: bundled, active: recovered.database)
         let releaseKey = (try? Signing.parsePublicKey(Signing.releasePublicKeyHex)).map { [$0] } ?? []
         self.reference = ReferenceService(
             dataDirectory: configuration.dataDirectory, scratch: scratch, trustedKeys: releaseKey + configuration.extraTrustedKeys,
-            limits: configuration.importLimits, provider: databases, activeFile: recovered?.file, logger: logger)
+            limits: configuration.importLimits, provider: databases, activeFile: recovered.file, fallback: recovered.fallback, logger: logger)
         self.media = MediaService(
             dataDirectory: configuration.dataDirectory, scratch: scratch, trustedKeys: releaseKey + configuration.extraTrustedKeys,
             limits: configuration.importLimits, logger: logger)
@@ -88,7 +90,7 @@ public final class Engine: Sendable {
         self.lca = LCAService(provider: databases, maxNodes: configuration.lcaMaxNodes, logger: logger)
         self.compare = CompareService(databases: databases, lca: lca)
         self.watch = DataDirectoryWatch(dataDirectory: configuration.dataDirectory)
-        Task { [lca] in await lca.prepare(recovered?.database ?? bundled) }
+        Task { [lca] in await lca.prepare(recovered.database ?? bundled) }
         // No request reads a database another engine switched away from or deleted.
         databases.setBeforeServing(self)
         logger.info("bundled database: \(bundled.taxaCount) taxa, schema \(bundled.schemaVersion), dataset \(bundled.datasetInfo["name"] ?? "unnamed")")

@@ -19,8 +19,8 @@ enum FavoritesListing {
                 var values: [String: (any DatabaseValueConvertible)?] = [:]
                 for (i, id) in chunk.enumerated() { values["i\(i)"] = id }
                 let list = chunk.indices.map { ":i\($0)" }.joined(separator: ",")
-                return try GRDB.Row.fetchAll(db, sql: TaxonomyStore.selectTaxon(in: database) + " WHERE t.id IN (\(list))", arguments: TaxonomyStore.arguments(lang, values))
-                    .map(TaxonomyStore.taxon(from:))
+                return try db.storedRows(TaxonomyStore.selectTaxon(in: database) + " WHERE t.id IN (\(list))", TaxonomyStore.arguments(lang, values),
+                                         rowids: TaxonomyStore.taxaRowIDs, TaxonomyStore.taxon(from:))
                     .map { taxon in
                         (taxon, try Homonyms.disambiguation(id: taxon.id, scientificName: taxon.scientificName, rank: taxon.rank, in: db))
                     }

@@ -57,17 +57,17 @@ extension BundledMedia {
 
     /// The taxon named `name`: an accepted one first, then the lowest id.
     static func taxon(named name: String, in db: Database) throws -> Int64? {
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, scientific_name FROM taxa WHERE scientific_name = ? COLLATE NOCASE ORDER BY status <> 'accepted', id"),
-            arguments: [name])
-        return rows.first { ($0[1] as String).caseInsensitiveCompare(name) == .orderedSame }.map { $0[0] }
+        let rows = try db.storedRows(
+            "SELECT id, scientific_name, rowid FROM taxa WHERE scientific_name = ? COLLATE NOCASE ORDER BY status <> 'accepted', id",
+            [name], rowids: [("taxa", 2)]) { (id: try $0.taxonID(0, "taxa.id"), name: try $0.text(1, "taxa.scientific_name")) }
+        return rows.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.id
     }
 
     /// The taxon that lists `name` as a synonym (the lowest id when several do).
     static func taxon(withSynonym name: String, in db: Database) throws -> Int64? {
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT taxon_id, name FROM names WHERE name = ? COLLATE NOCASE AND name_type = 'synonym' ORDER BY taxon_id"),
-            arguments: [name])
-        return rows.first { ($0[1] as String).caseInsensitiveCompare(name) == .orderedSame }.map { $0[0] }
+        let rows = try db.storedRows(
+            "SELECT taxon_id, name, rowid FROM names WHERE name = ? COLLATE NOCASE AND name_type = 'synonym' ORDER BY taxon_id",
+            [name], rowids: [("names", 2)]) { (id: try $0.taxonID(0, "names.taxon_id"), name: try $0.text(1, "names.name")) }
+        return rows.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.id
     }
 }

@@ -11,7 +11,8 @@ enum BrowseMethods {
             dataset: .init(name: info["name"], version: info["version"], license: info["license"], attribution: info["attribution"], buildDate: info["build_date"]),
             favoritesRecovery: await engine.favorites.startUpRecovery(),
             settingsRecovery: engine.settingsRecovery,
-            damage: db.damage.map { .init(detail: $0.detail, fallback: $0.source == .reference ? DeactivateReferenceRequest.method : nil) })
+            damage: db.damage.map { .init(detail: $0.detail, fallback: $0.source == .reference ? DeactivateReferenceRequest.method : nil) },
+            referenceFallback: db.source == .bundled ? await engine.reference.fallback : nil)
     }
 
     static func register(in table: inout MethodTable, engine: Engine) {

@@ -71,7 +71,7 @@ enum SearchMethods {
             }
             return SearchResults(
                 results: try await SharedName.annotating(page.results, in: database), nextCursor: page.nextOffset.map { SearchCursor.encode($0, binding: binding) }, nextOffset: page.nextOffset,
-                fuzzy: page.fuzzy, total: page.total, totalCapped: page.totalCapped)
+                fuzzy: page.fuzzy, total: page.total, totalCapped: page.totalCapped, otherLanguages: page.otherLanguages, partial: page.partial)
         }
         table.on(SearchAutocompleteRequest.self) { p, _ in
             let limit = try Params.limit(p.limit, default: 10, max: 20)

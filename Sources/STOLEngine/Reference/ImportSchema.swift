@@ -6,10 +6,13 @@ import GRDB
 ///
 /// For a taxonomy database that is the specification's schema v1 with or without each engine
 /// extension (`SchemaExtensions`): an extension is present completely or not at all. Tables are
-/// compared column by column (name, declared type, NOT NULL, primary key), indexes and virtual
-/// tables by their SQL. A mismatch is `incompatibleSchema` with a detail naming the object. Objects
-/// of earlier builds that the engine no longer reads (`SchemaExtensions.retiredObjects`) are
-/// accepted when complete and unchanged, and never read.
+/// compared column by column (name, declared type, NOT NULL, primary key), then definition by
+/// definition (`TableDefinition`: defaults, collations, CHECK constraints, references), indexes
+/// and virtual tables by their SQL. A mismatch is `incompatibleSchema` with a detail naming the
+/// object. Objects of earlier builds that the engine no longer reads
+/// (`SchemaExtensions.retiredObjects`) are accepted when complete and unchanged, and never read.
+/// Of SQLite's own tables only ANALYZE's statistics are accepted (`sqlite_stat1`, `sqlite_stat4`,
+/// as SQLite makes them and of a size ANALYZE gives); an import replaces them with its own.
 enum ImportSchema {
     struct Object: Sendable, Equatable {
         var type: String
@@ -71,8 +74,9 @@ enum ImportSchema {
         if let object = found.first(where: { $0.type == "trigger" || $0.type == "view" }) {
             throw ReferenceError.schemaMismatch("the database holds a \(object.type) (\(object.name)); the format has none")
         }
-        // ANALYZE statistics are allowed: the build writes sqlite_stat1.
-        let own = found.filter { !($0.type == "table" && ($0.name.hasPrefix("sqlite_stat") || $0.name == "sqlite_sequence")) }
+        // ANALYZE statistics are allowed (the build writes sqlite_stat1); an import recomputes them.
+        try checkStatistics(db, found)
+        let own = found.filter { !($0.type == "table" && statistics[$0.name] != nil) }
         // What earlier builds wrote and the engine no longer reads: accepted complete and unchanged.
         var retired: [String] = []
         if kind == .database {
@@ -98,6 +102,7 @@ enum ImportSchema {
                 }
             } else if object.type == "table" {
                 try checkColumns(db, table: object.name, expected: model.columns[object.name] ?? [])
+                try checkDefinition(object, expected: expected)
             }
         }
         let present = Set(own.map(\.name))
@@ -138,6 +143,61 @@ enum ImportSchema {
                 throw ReferenceError.schemaMismatch(
                     "column \(table).\(column.name) is \(describe(column)); the schema has \(describe(model))\(relaxed ? " (or without NOT NULL)" : "")")
             }
+        }
+    }
+
+    /// The statistics tables ANALYZE makes, as SQLite writes them.
+    static let statistics: [String: String] = [
+        "sqlite_stat1": "CREATE TABLE sqlite_stat1(tbl,idx,stat)",
+        "sqlite_stat4": "CREATE TABLE sqlite_stat4(tbl,idx,neq,nlt,ndlt,sample)",
+    ]
+
+    /// Statistics tables as SQLite makes them, no larger than ANALYZE makes them (one `stat1` row
+    /// per table and index, at most `SQLITE_STAT4_SAMPLES` (24) `stat4` samples per index, and
+    /// some room); any other table of SQLite's (`sqlite_sequence`, `sqlite_stat_evil`) is refused
+    /// like any unexpected table.
+    static func checkStatistics(_ db: Database, _ objects: [Object]) throws {
+        let indexes = objects.filter { $0.type == "index" }.count
+        let tables = objects.filter { $0.type == "table" }.count
+        for object in objects where object.type == "table" {
+            guard let sql = statistics[object.name] else { continue }
+            guard let expected = TableDefinition(sql), TableDefinition(object.sql ?? "") == expected else {
+                throw ReferenceError.schemaMismatch("table \(object.name) is not the statistics table SQLite makes")
+            }
+            let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(object.name)") ?? 0
+            let most = object.name == "sqlite_stat1" ? 2 * (tables + indexes) : 32 * (indexes + 1)
+            if rows > most { throw ReferenceError.schemaMismatch("table \(object.name) holds \(rows) rows; ANALYZE makes at most \(most) for this schema") }
+        }
+    }
+
+    /// `object`'s `CREATE TABLE` against the schema's, definition by definition, once the columns
+    /// matched (`checkColumns`): the same defaults, collations, CHECK constraints and references.
+    /// An extension's column may be absent; a relaxed column may add NOT NULL.
+    static func checkDefinition(_ object: Object, expected: Object) throws {
+        guard let actual = TableDefinition(object.sql ?? ""), var model = TableDefinition(expected.sql ?? "") else {
+            throw ReferenceError.schemaMismatch("table \(object.name) is not defined by a CREATE TABLE statement")
+        }
+        // Absent optional columns (the columns matched already) leave the model too.
+        model.parts.removeAll { part in
+            guard let name = part.first, SchemaExtensions.optionalColumns["\(object.name).\(name)"] != nil else { return false }
+            return actual.column(name) == nil
+        }
+        func shown(_ tokens: [String]) -> String {
+            let text = tokens.joined(separator: " ")
+            return text.count > 160 ? String(text.prefix(160)) + "…" : text
+        }
+        guard actual.head == model.head, actual.tail == model.tail, actual.parts.count == model.parts.count else {
+            throw ReferenceError.schemaMismatch("table \(object.name) is defined differently from the schema")
+        }
+        for (part, modelPart) in zip(actual.parts, model.parts) where part != modelPart {
+            let name = modelPart.first ?? ""
+            // The relaxation (`taxa.rank` may be NULL) accepts the specification's NOT NULL.
+            if SchemaExtensions.nullableColumns.contains("\(object.name).\(name)"), let at = part.firstIndex(of: "not"),
+               at + 1 < part.count, part[at + 1] == "null", Array(part[..<at] + part[(at + 2)...]) == modelPart {
+                continue
+            }
+            throw ReferenceError.schemaMismatch(
+                "table \(object.name): `\(shown(part))` differs from the schema's `\(shown(modelPart))` (a default, collation, CHECK constraint or reference)")
         }
     }
 

@@ -28,6 +28,10 @@ public actor ReferenceService {
     /// Held across each switch of the active database (this engine's or `follow()`'s), so that
     /// their steps never interleave at a suspension point.
     private let gate = AsyncGate()
+    /// Why the bundled database is served although the setting chose the reference one
+    /// (`database/info.referenceFallback`); nil once a reference database is active again or the
+    /// user deactivated it.
+    public private(set) var fallback: ReferenceFallback?
 
     public nonisolated var referenceURL: URL { Self.referenceURL(dataDirectory) }
 
@@ -38,32 +42,56 @@ public actor ReferenceService {
     /// `activeFile` is the identity of the reference file `provider`'s active database was opened
     /// from (see `recover`), nil when the bundled one is active.
     init(dataDirectory: URL, scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: StolFileImporter.Limits,
-         provider: DatabaseProvider, activeFile: FileIdentity?, logger: Logger) {
+         provider: DatabaseProvider, activeFile: FileIdentity?, fallback: ReferenceFallback? = nil, logger: Logger) {
         self.dataDirectory = dataDirectory
         self.activeFile = activeFile
+        self.fallback = fallback
         self.importer = StolFileImporter(scratch: scratch, trustedKeys: trustedKeys, limits: limits)
         self.provider = provider
         self.settings = EngineSettings(dataDirectory: dataDirectory)
         self.logger = logger
     }
 
+    /// What `recover` found: the reference database it opened, or why the bundled one is served.
+    enum Recovered {
+        case opened(TaxonomyDatabase, FileIdentity)
+        case fellBack(ReferenceFallback)
+        case notChosen
+
+        var database: TaxonomyDatabase? {
+            if case .opened(let database, _) = self { return database }
+            return nil
+        }
+
+        var file: FileIdentity? {
+            if case .opened(_, let file) = self { return file }
+            return nil
+        }
+
+        var fallback: ReferenceFallback? {
+            if case .fellBack(let fallback) = self { return fallback }
+            return nil
+        }
+    }
+
     /// At engine start: removes the scratch files of interrupted imports (only the engine's own,
     /// see `ScratchDirectory.removeAbandoned`) and opens the reference database if the setting
     /// says it is active, with the identity of the file it opened. A missing, corrupt or
-    /// incompatible one resets the setting.
-    static func recover(dataDirectory: URL, logger: Logger) -> (database: TaxonomyDatabase, file: FileIdentity)? {
+    /// incompatible one (a value of the wrong type in its `dataset_info` too) resets the setting,
+    /// and the engine starts on the bundled database.
+    static func recover(dataDirectory: URL, logger: Logger) -> Recovered {
         for name in ScratchDirectory.removeAbandoned(in: dataDirectory) {
             logger.info("removed a leftover temporary file of an interrupted import: \(name)")
         }
         let settings = EngineSettings(dataDirectory: dataDirectory)
-        guard settings.referenceActive else { return nil }
+        guard settings.referenceActive else { return .notChosen }
         let url = referenceURL(dataDirectory)
         let reason: String
         if let file = FileIdentity.of(url) {
             do {
                 let database = try TaxonomyDatabase(url: url, source: .reference)
                 logger.info("reference database: \(database.taxaCount) taxa, schema \(database.schemaVersion)")
-                return (database, file)
+                return .opened(database, file)
             } catch {
                 reason = "cannot be used (\(error))"
             }
@@ -72,7 +100,7 @@ public actor ReferenceService {
         }
         logger.warning("the reference database \(reason); falling back to the bundled database")
         do { try settings.setReferenceActive(false) } catch { logger.error("cannot reset \(settings.url.path): \(error)") }
-        return nil
+        return .fellBack(ReferenceFallback(detail: "the reference database \(reason)"))
     }
 
     public var referenceAvailable: Bool { FileManager.default.fileExists(atPath: referenceURL.path) }
@@ -157,8 +185,7 @@ public actor ReferenceService {
             database = try TaxonomyDatabase(url: reference, source: .reference)
         } catch {
             restore()
-            if case let .incompatibleSchema(found, expected) = error { throw .incompatibleSchema(found: found, expected: expected) }
-            throw .databaseCorrupt("\(error)")
+            throw ReferenceError(opening: error)
         }
         do { try settings.setReferenceActive(true) } catch {
             restore()
@@ -166,6 +193,7 @@ public actor ReferenceService {
         }
         unlink(backup.path)
         activeFile = installed
+        fallback = nil
         return database
     }
 
@@ -181,11 +209,11 @@ public actor ReferenceService {
         do {
             database = try TaxonomyDatabase(url: referenceURL, source: .reference)
         } catch {
-            if case let .incompatibleSchema(found, expected) = error { throw .incompatibleSchema(found: found, expected: expected) }
-            throw .databaseCorrupt("\(error)")
+            throw ReferenceError(opening: error)
         }
         do { try settings.setReferenceActive(true) } catch { throw .settingsUnwritable("\(error)") }
         activeFile = file
+        fallback = nil
         await provider.activate(database)
         return (database, true)
     }
@@ -212,6 +240,7 @@ public actor ReferenceService {
             do { try settings.setReferenceActive(false) } catch { throw .settingsUnwritable("\(error)") }
         }
         activeFile = nil
+        fallback = nil
         await provider.activateBundled()
         // unlink, never a recursive removal: a link put in its place is removed, not followed.
         if delete, OwnedPath.exists(referenceURL), unlink(referenceURL.path) != 0 {
@@ -237,11 +266,13 @@ public actor ReferenceService {
             do {
                 let database = try await OffPool.run { try TaxonomyDatabase(url: url, source: .reference) }
                 activeFile = file
+                fallback = nil
                 await provider.activate(database)
                 logger.info("another engine changed the reference database; now serving it: \(database.taxaCount) taxa, schema \(database.schemaVersion)")
                 return database
             } catch {
                 logger.warning("the reference database another engine installed cannot be used (\(error)); serving the bundled database")
+                fallback = ReferenceFallback(detail: "the reference database another engine installed cannot be used (\(error))")
                 if current.source == .bundled { return nil }
             }
         } else {

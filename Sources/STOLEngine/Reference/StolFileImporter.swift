@@ -26,6 +26,9 @@ public struct StolFileImporter: Sendable {
         public var database: URL
         public var schemaVersion: Int
         public var signedBy: [UInt8]
+        /// Whether the file's planner statistics are exactly what `ANALYZE` writes for its data
+        /// (`PlannerStatistics`); when not, an import recomputes them.
+        public var statisticsAreOwn: Bool = true
     }
 
     /// One step's progress, for the import's progress reports and for `stol-engine verify`: the
@@ -39,20 +42,21 @@ public struct StolFileImporter: Sendable {
     /// A taxonomy database (`.stol`) or a media pack (`.stolmedia`): the magic, the signed
     /// message and the schema check differ; every other stage is shared.
     public let kind: StolFormat.Kind
-    /// Whether a verified taxonomy database gets the engine extensions it lacks built into the
-    /// staged copy (an import); `stol-engine verify` only checks.
-    public let buildsExtensions: Bool
+    /// Whether a verified taxonomy database is made ready to serve in the staged copy (an
+    /// import): the engine extensions it lacks are built, and its planner statistics replaced by
+    /// the engine's own (`ANALYZE`); `stol-engine verify` only checks.
+    public let preparesCopy: Bool
     static let chunkSize = 1 << 20
     /// The page cache of each of the integrity check's two connections: 16 MB. Its passes read
     /// each b-tree in order, so a larger cache would mostly hold pages already read.
     static let checkCache = "PRAGMA cache_size = -16384;"
 
-    public init(scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: Limits, kind: StolFormat.Kind = .database, buildsExtensions: Bool = true) {
+    public init(scratch: ScratchDirectory, trustedKeys: [[UInt8]], limits: Limits, kind: StolFormat.Kind = .database, preparesCopy: Bool = true) {
         self.scratch = scratch
         self.trustedKeys = trustedKeys
         self.limits = limits
         self.kind = kind
-        self.buildsExtensions = buildsExtensions
+        self.preparesCopy = preparesCopy
     }
 
     /// Runs every stage up to the integrity check. On any failure the temporary files are gone.
@@ -68,7 +72,7 @@ public struct StolFileImporter: Sendable {
         }
     }
 
-    public func stage(_ source: URL, job: ImportJob, report: Report) throws(ReferenceError) -> Staged {
+    public func stage(_ source: URL, job: ImportJob, report: @escaping Report) throws(ReferenceError) -> Staged {
         let temporaryDirectory: URL
         do { temporaryDirectory = try scratch.url() } catch { throw .importFailed("\(error)") }
         let id = UUID().uuidString
@@ -76,7 +80,7 @@ public struct StolFileImporter: Sendable {
         let database = temporaryDirectory.appendingPathComponent("import-\(id).sqlite")
         do {
             let staged = try run(source, copy: copy, database: database, job: job, report: report)
-            if kind == .database, buildsExtensions { try buildExtensions(staged.database, job: job, report: report) }
+            if kind == .database, preparesCopy { try prepareForServing(staged, job: job, report: report) }
             return staged
         } catch {
             unlink(copy.path)
@@ -89,7 +93,7 @@ public struct StolFileImporter: Sendable {
         if job.isCancelled { throw .cancelled }
     }
 
-    private func run(_ source: URL, copy: URL, database: URL, job: ImportJob, report: Report) throws(ReferenceError) -> Staged {
+    private func run(_ source: URL, copy: URL, database: URL, job: ImportJob, report: @escaping Report) throws(ReferenceError) -> Staged {
         // 1. Copy into the temporary directory (same filesystem as the destination).
         report(0, ImportStep.copying.rawValue)
         let input: RawFile
@@ -224,18 +228,26 @@ public struct StolFileImporter: Sendable {
         }
 
         // 9. Integrity: what `integrity_check` checks, on two connections opened as defensively,
-        //    its index digests keyed by a seed the file's maker cannot know.
+        //    its index digests keyed by a seed the file's maker cannot know; for a taxonomy
+        //    database also every value as the engine will read it, the tree and the full-text
+        //    indexes (`TaxonomyContentCheck`).
         try checkCancelled(job)
         report(0.84, ImportStep.checkingIntegrity.rawValue)
-        let check = IntegrityCheck(path: TaxonomyDatabase.immutableURI(database), configuration: config, cache: Self.checkCache, seed: UInt64.random(in: .min ... .max))
         let problems: [String]
+        let statistics = PlannerStatistics()
         do {
-            problems = try job.whileInterruptible({ check.interrupt() }) { try check.problems() }
+            problems = try checkIntegrity(of: database, configuration: config, job: job, statistics: statistics) { report(0.84 + 0.06 * $0, ImportStep.checkingIntegrity.rawValue) }
         } catch {
             try checkCancelled(job)
             throw .databaseCorrupt(Self.describe(error))
         }
         guard problems.isEmpty else { throw .databaseCorrupt(problems.prefix(5).joined(separator: "; ")) }
+        var statisticsAreOwn = true
+        if kind == .database {
+            do { statisticsAreOwn = try queue.read { db in try statistics.matches(db) } } catch {
+                throw .databaseCorrupt(Self.describe(error))
+            }
+        }
         if kind == .media {
             do { try queue.read { db in try MediaPackSchema.checkValueTypes(db) } } catch let error as ReferenceError {
                 throw error
@@ -245,16 +257,41 @@ public struct StolFileImporter: Sendable {
         }
         try checkCancelled(job)
         report(0.9, ImportStep.verified.rawValue)
-        return Staged(stolCopy: copy, database: database, schemaVersion: stored, signedBy: key)
+        return Staged(stolCopy: copy, database: database, schemaVersion: stored, signedBy: key, statisticsAreOwn: statisticsAreOwn)
     }
 
-    /// Builds the engine extensions the verified database lacks into the staged copy (never the
-    /// user's file), so the installed database serves every method; reported as `building extensions`.
-    private func buildExtensions(_ database: URL, job: ImportJob, report: Report) throws(ReferenceError) {
+    /// Every check of stage 9 on the staged `database`, interruptible through `job`; `progress`
+    /// gets the share of tables checked. For a media pack the integrity check alone (its values
+    /// are checked after it, `MediaPackSchema.checkValueTypes`).
+    private func checkIntegrity(of database: URL, configuration: Configuration, job: ImportJob, statistics: PlannerStatistics,
+                                progress: @escaping @Sendable (Double) -> Void) throws -> [String] {
+        let uri = TaxonomyDatabase.immutableURI(database)
+        let seed = UInt64.random(in: .min ... .max)
+        guard kind == .database else {
+            let check = IntegrityCheck(path: uri, configuration: configuration, cache: Self.checkCache, seed: seed)
+            return try job.whileInterruptible({ check.interrupt() }) { try check.problems(progress: progress) }
+        }
+        let content = TaxonomyContentCheck(stagedCopy: database)
+        let check = IntegrityCheck(path: uri, configuration: configuration, cache: Self.checkCache, seed: seed,
+                                   checksValues: true, statistics: statistics)
+        let found = try job.whileInterruptible({ check.interrupt(); content.interrupt() }) {
+            try check.problems(beside: { db in try content.run(db) }, progress: progress)
+        }
+        return found + content.problems
+    }
+
+    /// Makes the verified database ready to serve in the staged copy (never the user's file):
+    /// builds the engine extensions it lacks, so the installed database serves every method
+    /// (`building extensions`), and, unless its planner statistics are exactly `ANALYZE`'s (a
+    /// file `build-db` made), replaces them with `ANALYZE`'s over the checked data (`computing
+    /// statistics`), so no statistics a file brings can steer SQLite's plans to full scans. A
+    /// file that needs neither is installed as it was signed, byte for byte.
+    private func prepareForServing(_ staged: Staged, job: ImportJob, report: Report) throws(ReferenceError) {
         try checkCancelled(job)
+        let database = staged.database
         do {
             var config = Configuration()
-            config.label = "stol.import.extensions"
+            config.label = "stol.import.prepare"
             config.journalMode = .default
             let queue = try DatabaseQueue(path: database.path, configuration: config)
             defer { try? queue.close() }
@@ -262,13 +299,18 @@ public struct StolFileImporter: Sendable {
                 let present = try SchemaExtensions.present(db)
                 return SchemaExtensions.Extension.allCases.filter { $0.derived && !present.contains($0) }
             }
-            guard !missing.isEmpty else { return }
-            report(0.9, ImportStep.buildingExtensions.rawValue)
+            // New extensions bring new tables and indexes: their statistics are computed too.
+            guard !staged.statisticsAreOwn || !missing.isEmpty else { return }
             try job.whileInterruptible({ queue.interrupt() }) {
                 try queue.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA trusted_schema = OFF;")
                     try db.inTransaction {
-                        try SchemaExtensions.build(missing, in: db) { report(0.9, "\(ImportStep.buildingExtensions.rawValue): \($0.rawValue)") }
+                        if !missing.isEmpty {
+                            report(0.9, ImportStep.buildingExtensions.rawValue)
+                            try SchemaExtensions.build(missing, in: db) { report(0.9, "\(ImportStep.buildingExtensions.rawValue): \($0.rawValue)") }
+                        }
+                        report(0.91, ImportStep.computingStatistics.rawValue)
+                        try PlannerStatistics.recompute(db)
                         return .commit
                     }
                 }
@@ -277,10 +319,9 @@ public struct StolFileImporter: Sendable {
             throw error
         } catch {
             try checkCancelled(job)
-            throw .importFailed("building the engine extensions: \(Self.describe(error))")
+            throw .importFailed("preparing the database: \(Self.describe(error))")
         }
         try checkCancelled(job)
-        report(0.91, ImportStep.extensionsBuilt.rawValue)
     }
 
     private func inflate(_ file: RawFile, payloadSize: Int64, to database: URL, job: ImportJob, report: Report) throws(ReferenceError) {

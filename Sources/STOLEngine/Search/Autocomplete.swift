@@ -3,11 +3,15 @@ import GRDB
 import STOLProtocol
 
 /// Completions for what a user has typed so far: distinct names, scientific and common, in which
-/// a word starts with the prefix (`bear` → "Brown bear", `snow l` → "Snow leopard"). Names that
-/// start with it come from a range scan of the folded-name index. Names with a later word starting
-/// with it come from the vocabulary of distinct words (`fts_words`): the shortest words starting
-/// with the last word typed, then the taxa holding one of them (and the earlier words) in the
-/// full-text index. Both are capped so a suggestion stays around a millisecond on millions of names.
+/// a word starts with the prefix (`bear` → "Brown bear", `snow l` → "Snow leopard"), ranked by
+/// search's score (`SearchScore`): an exact name, then a whole word, then a word start; the head
+/// first; the requested language; the taxon's prominence (`l` suggests the lion before
+/// *Lactococcus lactis*). Names that start with the prefix come from a range scan of the
+/// folded-name index; names with a later word starting with it from the vocabulary of distinct
+/// words (`fts_words`): the shortest words starting with the last word typed, then the taxa
+/// holding one of them (and the earlier words) in the full-text index; and the names of the
+/// best-known taxa (`ProminentNames`), so a prefix of a letter or two still finds them. All are
+/// capped so a suggestion stays around a millisecond on millions of names.
 public struct Autocomplete: Sendable {
     public let database: TaxonomyDatabase
 
@@ -24,7 +28,10 @@ public struct Autocomplete: Sendable {
     public func suggestions(prefix: String, limit: Int, lang: String, filters: SearchFilters = SearchFilters()) async throws -> [Suggestion] {
         let folded = TextFolding.fold(prefix)
         guard !folded.isEmpty, let query = try? SearchQuery.parse(prefix) else { return [] }
-        let columns = SearchService.nameColumns + ", t.conservation"
+        let ranking = database.hasSearchRanking
+        let columns = CandidateName.columns(ranking: ranking) + ", t.conservation"
+        let from = CandidateName.from(ranking: ranking)
+        let prominent = database.prominentNames
         return try await database.read { db in
             let filter = filters.sql(range: nil)
             var args = filter.arguments
@@ -32,14 +39,13 @@ public struct Autocomplete: Sendable {
             // Names holding the prefix at a word start, read by position from a cursor.
             var rows: [(row: NameRow, found: Range<String.Index>)] = []
             func read(_ statement: Statement, _ arguments: [String: (any DatabaseValueConvertible)?]) throws {
-                let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
-                while let row = try cursor.next() {
-                    let name = NameRow(name: CandidateName(row), conservation: row[8])
+                try statement.forEachStoredRow(StatementArguments(arguments), rowids: CandidateName.rowids) { row in
+                    let name = NameRow(name: try CandidateName(row), conservation: try row.memberOrNull(ConservationStatus.self, Int32(CandidateName.columnCount), "taxa.conservation")?.rawValue)
                     if let found = Self.wordStart(of: folded, in: name.name.folded) { rows.append((name, found)) }
                 }
             }
             try read(db.cachedStatement(sql: """
-                SELECT \(columns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
+                SELECT \(columns) FROM \(from)
                 WHERE s.folded >= :p AND s.folded < :p || char(1114111)\(filter.sql)
                 ORDER BY s.folded LIMIT \(Self.scanCap)
                 """), args)
@@ -51,47 +57,35 @@ public struct Autocomplete: Sendable {
                 if !taxa.isEmpty {
                     args["taxa"] = TaxonomyStore.jsonArray(taxa)
                     try read(db.cachedStatement(sql: """
-                        SELECT \(columns) FROM search_names s JOIN taxa t ON t.id = s.taxon_id
+                        SELECT \(columns) FROM \(from)
                         WHERE s.taxon_id IN (SELECT value FROM json_each(:taxa)) AND instr(s.folded, :p) > 0\(filter.sql)
                         """), args)
                 }
             }
+            // The best-known taxa's names, filtered here as the statements above filter.
+            if ranking {
+                for name in try prominent.names(in: db) where filters.rank.map({ $0.rawValue == name.name.rank }) ?? true
+                    && filters.conservation.map({ set in name.conservation.flatMap(ConservationStatus.init(rawValue:)).map(set.contains) ?? false }) ?? true {
+                    if let found = Self.wordStart(of: folded, in: name.name.folded) { rows.append((name, found)) }
+                }
+            }
             let preferred = try Self.preferredNames(db, taxa: Set(rows.map(\.row.name.taxonID)))
-            var candidates: [(suggestion: Suggestion, key: [Int], folded: String)] = []
+            var candidates: [(suggestion: Suggestion, score: Double, preferred: Bool, folded: String)] = []
+            var seenRows: Set<String> = []
             for (read, found) in rows {
                 let row = read.name
-                let rowFolded = row.folded
-                let type = row.matchType
-                let nameLang = row.lang
-                let name = row.name
-                let taxonID = row.taxonID
-                let rank = row.rank.flatMap(Rank.init(rawValue:))
-                let isPreferred = preferred.contains(PreferredName(taxon: taxonID, name: name))
-                // Common names in the user's language (preferred ones first), scientific names,
-                // English names, other languages, synonyms.
-                let typeOrder: Int
-                switch type {
-                case "common" where SearchService.languageOrder(nameLang, lang) == 0: typeOrder = isPreferred ? 0 : 1
-                case "scientific": typeOrder = 2
-                case "common" where nameLang == "en": typeOrder = isPreferred ? 3 : 4
-                case "common": typeOrder = 5
-                default: typeOrder = 6
-                }
-                // The prefix as a whole word at the end ("Brown bear" for `bear`), as a whole word, or a word start.
-                let end = found.upperBound
-                let wholeWord = end == rowFolded.endIndex || !(rowFolded[end].isLetter || rowFolded[end].isNumber)
-                let wordOrder = !wholeWord ? 2 : end == rowFolded.endIndex ? 0 : 1
-                let key = [
-                    rowFolded == folded ? 0 : 1, typeOrder, wordOrder, found.lowerBound == rowFolded.startIndex ? 0 : 1, rank == .species ? 0 : 1,
-                    rowFolded.count, row.status == "accepted" ? 0 : 1,
-                ]
+                guard seenRows.insert("\(row.taxonID)|\(row.folded)|\(row.matchType)|\(row.lang ?? "")").inserted else { continue }
+                let isPreferred = preferred.contains(PreferredName(taxon: row.taxonID, name: row.name))
                 let suggestion = Suggestion(
-                    text: name, taxonId: taxonID, matchType: type, lang: nameLang, scientificName: row.scientificName, rank: rank,
-                    conservationStatus: read.conservation.flatMap(ConservationStatus.init(rawValue:)))
-                candidates.append((suggestion, key, rowFolded))
+                    text: row.name, taxonId: row.taxonID, matchType: row.matchType, lang: row.lang, scientificName: row.scientificName,
+                    rank: row.rank.flatMap(Rank.init(rawValue:)), conservationStatus: read.conservation.flatMap(ConservationStatus.init(rawValue:)))
+                candidates.append((suggestion, Self.score(row, found: found, folded: folded, lang: lang), isPreferred, row.folded))
             }
             candidates.sort { a, b in
-                a.key != b.key ? a.key.lexicographicallyPrecedes(b.key) : (a.folded, a.suggestion.taxonId) < (b.folded, b.suggestion.taxonId)
+                if a.score != b.score { return a.score > b.score }
+                if a.preferred != b.preferred { return a.preferred }
+                if a.folded.count != b.folded.count { return a.folded.count < b.folded.count }
+                return (a.folded, a.suggestion.taxonId) < (b.folded, b.suggestion.taxonId)
             }
             var seen: Set<String> = []
             var out: [Suggestion] = []
@@ -101,6 +95,29 @@ public struct Autocomplete: Sendable {
             }
             return out
         }
+    }
+
+    /// A suggestion's score (`SearchScore`): exact when the name is the prefix, else prefix (a
+    /// word still being typed is no whole word); the head when the last word typed starts the
+    /// name's head word.
+    static func score(_ row: CandidateName, found: Range<String.Index>, folded: String, lang: String) -> Double {
+        let name = row.folded
+        let end = found.upperBound
+        let tier: MatchTier = name == folded ? .exact : .prefix
+        // The name's word in which the prefix ends, and whether it is the head word.
+        let before = name[..<end]
+        let wordIndex = SearchQuery.words(ofFolded: String(before)).count - 1
+        let parts = row.wordParts
+        let head = row.headWord
+        let isHead = wordIndex >= 0 && wordIndex < parts.count && (parts[wordIndex].last == head || parts[wordIndex].joined() == head)
+        let demoted = row.prominence <= Prominence.demoted
+        let group = SearchScore.group(tier: tier, weak: demoted && tier != .exact, editDistance: nil)
+        let coverage = SearchScore.weighsCoverage(group) ? Double(folded.count) / Double(max(name.count, 1)) : 0
+        let quality = SearchScore.quality(
+            head: isHead || tier == .exact,
+            language: SearchScore.language(nameLang: row.lang, matchType: row.matchType, lang: lang), asTyped: true, prominence: row.prominence,
+            coverage: coverage)
+        return SearchScore.score(group: group, quality: group == 7 ? SearchScore.weak(tier: tier, base: quality) : quality)
     }
 
     /// The full-text expression for taxa with a word starting with the last of `tokens` (and the
@@ -158,7 +175,7 @@ public struct Autocomplete: Sendable {
 
     /// One name read for suggesting: the name as search reads it, plus its taxon's conservation
     /// status (a suggestion shows it).
-    struct NameRow {
+    struct NameRow: Sendable {
         var name: CandidateName
         var conservation: String?
     }
@@ -171,8 +188,9 @@ public struct Autocomplete: Sendable {
     /// The preferred common names of `taxa`.
     static func preferredNames(_ db: Database, taxa: Set<Int64>) throws -> Set<PreferredName> {
         guard !taxa.isEmpty else { return [] }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT taxon_id, name FROM names WHERE is_preferred = 1 AND taxon_id IN (SELECT value FROM json_each(?))"),
-            arguments: [TaxonomyStore.jsonArray(Array(taxa))])
-        return Set(rows.map { PreferredName(taxon: $0[0], name: $0[1]) })
+        return Set(try db.storedRows("SELECT taxon_id, name, id FROM names WHERE is_preferred = 1 AND taxon_id IN (SELECT value FROM json_each(?))",
+                                     [TaxonomyStore.jsonArray(Array(taxa))], rowids: [("names", 2)]) { row in
+            PreferredName(taxon: try row.taxonID(0, "names.taxon_id"), name: try row.text(1, "names.name"))
+        })
     }
 }

@@ -19,6 +19,9 @@ public enum MatchTier: String, Sendable, Comparable, CaseIterable {
     case allNames = "all-names"
     /// Within one or two edits of a name or one of its words.
     case fuzzy
+    /// No taxon holds every query word: some of them, the head first (`common raccoon` for
+    /// "Raccoon"; `PartialMatch`).
+    case partial
 
     var order: Int { Self.allCases.firstIndex(of: self)! }
 

@@ -1,18 +1,28 @@
 import Foundation
 
-/// Decides how one name matches a query: its tier and the facts that order names within a tier.
-/// Candidates come from the indexes; this is the one place that judges them, so every index path
-/// ranks the same way.
+/// Decides how one name matches a query: its tier, whether a query word is the name's head, and
+/// whether the match leaned on folding accents. Candidates come from the indexes; this is the one
+/// place that judges them, so every index path ranks the same way.
+///
+/// A name's words are split into their compound parts where build-db split them (`NameStructure`):
+/// a query word equal to a part is a whole word of the name (`Wal` in "Blau|wal"), one starting a
+/// part a prefix.
 struct NameMatcher: Sendable {
     /// How a name matched.
     struct Match: Sendable {
         var tier: MatchTier
-        /// The query is the name's last word(s), as in "Asian elephant" (English head nouns).
-        var atEnd = false
-        /// The name starts with the query's first word.
-        var atStart = false
-        /// The query has accents and this name lacks them (`Bär` against "Bar commun").
+        /// A query word matched the name's head (`NameStructure`): `elephant` in "Asian elephant",
+        /// `Wal` in "Blauwal", `chat` in "Chat domestique" (not in "Puce du chat").
+        var head = false
+        /// The query has accents and this name holds its word only without them (`Bär` against
+        /// "Bar commun", `Wölfe` against "wolves"): it ranks below the names that have them.
         var accentMismatch = false
+        /// An accented query word matched a name that lacks it as typed (folded, or through a
+        /// singular): a name in another language so matched is no match (`chêne` is no German `…chen`).
+        var foldedOnly = false
+        /// The name is its head alone (in its first item, but for the lexicon's `[modifiers]`):
+        /// "Bees", "Butterflies and moths", "cat family", not "leafcutter bees".
+        var bare = false
     }
 
     let folded: String
@@ -50,67 +60,111 @@ struct NameMatcher: Sendable {
         }
     }
 
-    /// The match of one name (`name` as stored, `nameFolded` folded), or nil when the name alone
-    /// does not hold every query word.
-    func match(name: String, nameFolded: String, lang: String?) -> Match? {
+    /// The match of one name, or nil when the name alone does not hold every query word.
+    func match(_ name: CandidateName) -> Match? {
+        match(name: name.name, nameFolded: name.folded, lang: name.lang, parts: name.wordParts, head: name.headWord)
+    }
+
+    /// The match of one name (`name` as stored, `nameFolded` folded, its words as compound
+    /// `parts`, its `head`), or nil when the name alone does not hold every query word.
+    func match(name: String, nameFolded: String, lang: String?, parts: [[String]]? = nil, head: String? = nil) -> Match? {
         var result: Match
+        let primary = Inflection.primary(lang)
+        let wordParts = parts ?? SearchQuery.words(ofFolded: nameFolded).map { [$0] }
+        let words = wordParts.map { $0.joined() }
         if nameFolded == folded {
             let same = name.lowercased() == lower
-            result = Match(tier: same ? .exact : .exactFolded, atEnd: true, atStart: true)
+            result = Match(tier: same ? .exact : .exactFolded, head: true, bare: true)
+        } else if phrases.isEmpty, words == tokens {
+            // The same words, punctuation aside (`lion)`, `dog rose` for "Dog-rose").
+            result = Match(tier: .exactFolded, head: true, bare: true)
         } else {
-            let words = SearchQuery.words(ofFolded: nameFolded)
             for phrase in phrases where SearchService.position(of: phrase, in: words) == nil { return nil }
-            let primary = Inflection.primary(lang)
             var worst = MatchTier.exact
+            var isHead = false
+            let nameHead = head ?? "\u{0}"
             for i in tokens.indices {
-                guard let best = relation(token: i, words: words, primary: primary) else { return nil }
-                worst = max(worst, best)
+                guard let best = relation(token: i, words: wordParts, primary: primary, head: nameHead) else { return nil }
+                worst = max(worst, best.tier)
+                isHead = isHead || best.head
             }
-            result = Match(tier: worst)
-            // The whole name with the query's plurals in the singular (`lions` → "Lion"; not
-            // `elephant` → "Elephants", which stays an inflection).
-            if worst == .inflected, words.count == tokens.count, let primary,
-                tokens.indices.allSatisfy({ words[$0] == tokens[$0] || (queryLemmas[$0][primary]?.contains(words[$0]) == true && words[$0] != tokens[$0]) }) {
+            result = Match(tier: worst, head: isHead, bare: isBare(nameFolded, words: words, lang: primary))
+            // The whole name with the query's words in another number (`lions` → "Lion", `bear` →
+            // "Bears", `house mice` → "House mouse").
+            if worst == .inflected, words.count == tokens.count, primary != nil,
+                tokens.indices.allSatisfy({ words[$0] == tokens[$0] || inflected($0, words[$0], primary: primary) }) {
                 result.tier = .exactInflected
-            }
-            if let first = tokens.first, let firstWord = words.first {
-                result.atStart = firstWord.hasPrefix(first) || inflected(0, firstWord, primary: primary)
-            }
-            if let last = tokens.last, let lastWord = words.last {
-                result.atEnd = lastWord == last || inflected(tokens.count - 1, lastWord, primary: primary)
-                    || (worst == .wordInternal && lastWord.hasSuffix(last))
             }
         }
         // A name that holds an accented query word once folded but not as typed lacks its
-        // accents. Inflections may change accents (Wolf, Wölfe), so they are not held to them.
-        if accented != nil, result.tier != .exact, result.tier != .inflected, result.tier != .exactInflected {
+        // accents. Inflections may change accents (Wolf, Wölfe; león, leones), so they are not
+        // held to them, but in English, whose plurals keep the letters (`Wölfe` is no "wolves").
+        if accented != nil, result.tier != .exact {
             let lower = name.lowercased()
-            result.accentMismatch = accentedTokens.contains { nameFolded.contains($0.folded) && !lower.contains($0.typed) }
+            let inflection = (result.tier == .inflected || result.tier == .exactInflected) && primary != "en"
+            result.foldedOnly = !inflection && lacksAccents(name)
+            result.accentMismatch = result.foldedOnly
         }
         return result
     }
 
-    /// The best relation of query word `i` to any of `words` (of a name in language `primary`):
-    /// whole word, inflected, prefix or word-internal; nil when none holds it.
-    func relation(token i: Int, words: [String], primary: String?) -> MatchTier? {
+    /// Whether a name (folded, its `words`) in language `lang` is its head alone (`Match.bare`).
+    func isBare(_ nameFolded: String, words: [String], lang: String?) -> Bool {
+        let modifiers = Lexicon.of(lang).modifiers
+        return words.prefix(NameStructure.firstItemLength(nameFolded, words: words)).count { !modifiers.contains($0) } <= 1
+    }
+
+    /// Whether `name` (as stored) lacks an accented query word as typed.
+    func lacksAccents(_ name: String) -> Bool {
+        guard !accentedTokens.isEmpty else { return false }
+        let lower = name.lowercased()
+        return accentedTokens.contains { !lower.contains($0.typed) }
+    }
+
+    /// The best relation of query word `i` to a name of words `words` (each as its compound parts)
+    /// in language `primary`, and whether it is to the name's `head`: whole word (or whole part),
+    /// inflected, prefix or word-internal; nil when none holds it. Of two relations the better
+    /// tier wins, whole words and inflections counting as one, then the head.
+    func relation(token i: Int, words: [[String]], primary: String?, head: String) -> (tier: MatchTier, head: Bool)? {
         let token = tokens[i]
-        var best: MatchTier?
-        for word in words {
-            let relation: MatchTier?
+        var best: (tier: MatchTier, head: Bool)?
+        func consider(_ tier: MatchTier, _ isHead: Bool) {
+            guard let current = best else { best = (tier, isHead); return }
+            let a = (Self.band(tier), isHead ? 0 : 1, tier.order), b = (Self.band(current.tier), current.head ? 0 : 1, current.tier.order)
+            if a < b { best = (tier, isHead) }
+        }
+        for parts in words {
+            let word = parts.count == 1 ? parts[0] : parts.joined()
+            let headWord = parts.last == head || word == head
             if word == token {
-                return .wholeWord
+                consider(.wholeWord, headWord)
             } else if inflectable[i], inflected(i, word, primary: primary) {
-                relation = .inflected
+                consider(.inflected, headWord)
             } else if word.hasPrefix(token) {
-                relation = .prefix
+                // A prefix of a split word is of its head when it reaches into the head part.
+                let reachesHead = parts.count == 1 || token.count > word.count - (parts.last?.count ?? 0)
+                consider(.prefix, headWord && reachesHead)
             } else if token.count >= 3, Self.holdsInside(word, token) || compoundHead(i, of: word, primary: primary), !holdsOtherToken(word, besides: i) {
-                relation = .wordInternal
-            } else {
-                relation = nil
+                consider(.wordInternal, headWord && (word.hasSuffix(token) || compoundHead(i, of: word, primary: primary)))
             }
-            if let relation, best == nil || relation < best! { best = relation }
+            guard parts.count > 1 else { continue }
+            for (position, part) in parts.enumerated() {
+                let isHead = position == parts.count - 1 && headWord
+                if part == token {
+                    consider(.wholeWord, isHead)
+                } else if inflectable[i], inflected(i, part, primary: primary) {
+                    consider(.inflected, isHead)
+                } else if position > 0, part.hasPrefix(token) {
+                    consider(.prefix, isHead)
+                }
+            }
         }
         return best
+    }
+
+    /// Tiers that rank as one before the head decides (`SearchScore`): whole words and inflections.
+    static func band(_ tier: MatchTier) -> Int {
+        tier == .inflected ? MatchTier.wholeWord.order : tier.order
     }
 
     /// Whether `word` holds `token` as a word-internal match: anywhere from four letters, at its
@@ -130,22 +184,25 @@ struct NameMatcher: Sendable {
     /// word's best relation to any of the names (`names` as folded text and language).
     /// Nil when some query word matches none of them.
     func spread(names: [(folded: String, lang: String?)]) -> MatchTier? {
-        let split = names.map { (SearchQuery.words(ofFolded: $0.folded), Inflection.primary($0.lang)) }
+        let split = names.map { (SearchQuery.words(ofFolded: $0.folded).map { [$0] }, Inflection.primary($0.lang)) }
         var worst = MatchTier.exact
         for i in tokens.indices {
-            guard let best = split.compactMap({ relation(token: i, words: $0.0, primary: $0.1) }).min() else { return nil }
+            guard let best = split.compactMap({ relation(token: i, words: $0.0, primary: $0.1, head: "\u{0}")?.tier }).min() else { return nil }
             worst = max(worst, best)
         }
         return worst
     }
 
     /// Whether query word `i` and `word` are one word in two numbers in language `primary`
-    /// (`Inflection.areInflections`).
+    /// (`Inflection.areInflections`). A word that is the query word and `-er` is its plural only
+    /// when the query word has six letters or more (Nashorn, Nashörner): `panth` is no singular
+    /// of "Panther", whose beginning it is.
     func inflected(_ i: Int, _ word: String, primary: String?) -> Bool {
         let token = tokens[i]
         guard word != token, let primary, let singulars = queryLemmas[i][primary],
             token.first == word.first, abs(token.count - word.count) <= 5
         else { return false }
+        if token.count < 6, word.count == token.count + 2, word.hasSuffix("er"), word.hasPrefix(token) { return false }
         return !singulars.isDisjoint(with: Inflection.lemmas(word, lang: primary))
     }
 

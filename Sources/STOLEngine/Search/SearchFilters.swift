@@ -57,13 +57,16 @@ public struct SearchFilters: Sendable, Equatable {
     /// The Euler-tour range of `within`'s subtree: from its first visit to the last index before
     /// the tour climbs above it (or, for a root, reaches the next root). Nil when the taxon is unknown.
     static func subtreeRange(_ db: Database, of taxon: Int64) throws -> ClosedRange<Int64>? {
-        guard let first = try Int64.fetchOne(db, sql: "SELECT seq FROM first_occurrence WHERE taxon_id = ?", arguments: [taxon]),
-            let depth = try Int64.fetchOne(db, sql: "SELECT depth FROM euler_tour WHERE seq = ?", arguments: [first])
+        func integer(_ sql: String, _ arguments: StatementArguments, _ column: String) throws -> Int64? {
+            try db.cachedStatement(sql: sql).firstStoredRow(arguments) { try $0.integerOrNull(0, column) } ?? nil
+        }
+        guard let first = try integer("SELECT seq FROM first_occurrence WHERE taxon_id = ?", [taxon], "first_occurrence.seq"),
+            let depth = try integer("SELECT depth FROM euler_tour WHERE seq = ?", [first], "euler_tour.depth")
         else { return nil }
-        let end = try Int64.fetchOne(
-            db, sql: "SELECT min(seq) FROM euler_tour WHERE seq > :first AND (depth < :depth OR (depth = :depth AND taxon_id != :id))",
-            arguments: ["first": first, "depth": depth, "id": taxon])
-        let last = try end.map { $0 - 1 } ?? (Int64.fetchOne(db, sql: "SELECT max(seq) FROM euler_tour") ?? first)
+        let end = try integer("SELECT min(seq) FROM euler_tour WHERE seq > :first AND (depth < :depth OR (depth = :depth AND taxon_id != :id))",
+                              ["first": first, "depth": depth, "id": taxon], "euler_tour.seq")
+        let last = try end.map { $0 - 1 } ?? (integer("SELECT max(seq) FROM euler_tour", [], "euler_tour.seq") ?? first)
+        guard last >= first else { throw DataFault("euler_tour: the subtree of taxa rowid \(taxon) ends (seq \(last)) before it starts (seq \(first))") }
         return first...last
     }
 }

@@ -97,10 +97,11 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// The folded query and, when it is plain words, the same words with any of them in another
     /// number (`lions` → "lion", `house mice` → "house mouse"): the whole names an
-    /// `exact-inflected` match may have. At most `wholeNameFormCap` of them.
+    /// `exact-inflected` match may have; otherwise its words without the rest (`lion)` → "lion").
+    /// At most `wholeNameFormCap` of them.
     public var wholeNameForms: [String] {
         let words = tokens
-        guard words.joined(separator: " ") == folded else { return [folded] }
+        guard words.joined(separator: " ") == folded else { return [folded, words.joined(separator: " ")] }
         var out: [[String]] = [[]]
         for word in words {
             let forms = [word] + Inflection.forms(word).sorted()

@@ -2,11 +2,10 @@ import GRDB
 import STOLSupport
 
 /// What typo search keeps of one database's word vocabulary (`WordVocabulary`) between searches:
-/// how many words hold each trigram looked up so far, and, once the first search that reaches
-/// word-internal matches or typos needs them, the words themselves (`VocabularyWords`). Two
-/// searches that both find them missing may both read them; one copy is
-/// kept. An open database never
-/// changes, so nothing goes stale; it lives as long as its `TaxonomyDatabase`.
+/// how many words hold each trigram looked up so far, and the words themselves
+/// (`VocabularyWords`), read in the background once the first search that reaches word-internal
+/// matches or typos has wanted them (that search reads the few it needs from the database). An
+/// open database never changes, so nothing goes stale; it lives as long as its `TaxonomyDatabase`.
 final class VocabularyCache: Sendable {
     /// Most trigram counts kept: a query's trigrams come from what users type, so the table is
     /// bounded rather than grown by any text sent.
@@ -15,6 +14,9 @@ final class VocabularyCache: Sendable {
     private struct State {
         var trigramCounts: [String: Int] = [:]
         var words: VocabularyWords?
+        /// A search read words from the database because they were not in memory yet.
+        var wanted = false
+        var loading = false
     }
 
     private let state = Locked(State())
@@ -41,5 +43,20 @@ final class VocabularyCache: Sendable {
     /// The vocabulary words if an earlier search has read them; nil otherwise (nothing is read).
     var wordsIfRead: VocabularyWords? {
         state.withLock { $0.words }
+    }
+
+    /// Notes that a search read words from the database for want of them in memory.
+    func wanted() {
+        state.withLock { $0.wanted = true }
+    }
+
+    /// Whether the words were wanted and are neither loaded nor being loaded; if so, the caller
+    /// loads them (`TaxonomyDatabase.loadVocabularyIfWanted`), and no one else will.
+    func claimLoad() -> Bool {
+        state.withLock { s in
+            guard s.wanted, s.words == nil, !s.loading else { return false }
+            s.loading = true
+            return true
+        }
     }
 }

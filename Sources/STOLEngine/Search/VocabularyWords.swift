@@ -15,18 +15,17 @@ struct VocabularyWords: Sendable {
 
     /// Reads the whole vocabulary of `db` (once per database; ~0.2 s on Open Tree).
     init(_ db: Database) throws {
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, c0 FROM fts_words_content ORDER BY id")
-        while let row = try rows.next() {
-            let rowid: Int64 = row[0]
+        try db.makeStatement(sql: "SELECT id, c0 FROM fts_words_content ORDER BY id").forEachStoredRow(rowids: [("fts_words_content", 0)]) { row in
+            let rowid = try row.integer(0, "fts_words_content.id")
             let length = Int(rowid >> 32)
-            guard length >= 0, length < 1 << 16 else { continue }
+            guard length >= 0, length < 1 << 16 else { return }
             if length >= firstOfLength.count {
                 firstOfLength += [Int](repeating: offsets.count - 1, count: length + 1 - firstOfLength.count)
                 countOfLength += [Int](repeating: 0, count: length + 1 - countOfLength.count)
             }
             if countOfLength[length] == 0 { firstOfLength[length] = offsets.count - 1 }
             countOfLength[length] += 1
-            let padded: String = row[1] ?? ""
+            let padded = try row.textOrNull(1, "fts_words_content.c0") ?? ""
             bytes.append(contentsOf: padded.utf8.dropFirst().dropLast())
             offsets.append(Int32(bytes.count))
         }

@@ -16,7 +16,7 @@ import GRDB
 /// word of four letters has too few (`bule` and `blue` share none), so its one-edit forms are
 /// looked up in the vocabulary instead (`oneEditWords`), shorter ones included
 /// (`raxt` → `rat`). Full-text queries give rowids; the words' text comes from memory
-/// (`VocabularyCache`).
+/// (`VocabularyCache`), or, until the vocabulary is loaded, from `fts_words_content`.
 enum WordVocabulary {
     /// Shortest word compared for typos, in letters: shorter words have too many near neighbours.
     static let shortestWord = 4
@@ -92,10 +92,6 @@ enum WordVocabulary {
             expression = pieces.trigrams.map { "(" + $0.map(quoted).joined(separator: " AND ") + ")" }.joined(separator: " OR ")
         }
         let shortest = max(shortestWord, q.count - limit), longest = q.count + limit
-        // Rowids only: each candidate's text comes from the words held in memory.
-        let words = try cache.words(in: db)
-        let rows = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT rowid FROM fts_words WHERE fts_words MATCH :m AND rowid >= :first AND rowid < :end"),
-            arguments: ["m": expression, "first": rowid(length: shortest, n: 0), "end": rowid(length: longest + 1, n: 0)])
         // Each edit changes the letter counts by at most 2 (L1 norm), so a word whose counts differ
         // from the query's by more than 2·limit is rejected before the edit distance. ASCII words
         // are compared as bytes.
@@ -103,8 +99,7 @@ enum WordVocabulary {
         let ascii = query.allSatisfy { $0 < 0x80 }
         var counts = [Int](repeating: 0, count: 128)
         var out: [(word: String, distance: Int)] = []
-        while let id = try rows.next() {
-            guard let candidate = words.word(rowid: id) else { continue }
+        try candidates(matching: expression, lengths: shortest...longest, in: db, cache: cache) { candidate in
             if ascii, candidate.allSatisfy({ $0 < 0x80 }) {
                 for byte in candidate { counts[Int(byte)] += 1 }
                 for byte in query { counts[Int(byte)] -= 1 }
@@ -117,11 +112,11 @@ enum WordVocabulary {
                     difference += abs(counts[Int(byte)])
                     counts[Int(byte)] = 0
                 }
-                if difference > 2 * limit { continue }
+                if difference > 2 * limit { return }
                 if let d = EditDistance.distance(query, Array(candidate), limit: limit) {
                     out.append((String(decoding: candidate, as: UTF8.self), d))
                 }
-                continue
+                return
             }
             let text = String(decoding: candidate, as: UTF8.self)
             if let d = EditDistance.distance(q, Array(text.unicodeScalars), limit: limit) {
@@ -129,6 +124,35 @@ enum WordVocabulary {
             }
         }
         return out
+    }
+
+    /// Calls `body` with the text (UTF-8, unpadded) of every vocabulary word matching the FTS5
+    /// expression `expression`, of the letter counts `lengths` when given: read from memory once
+    /// an earlier search has loaded the vocabulary (`VocabularyCache`), and until then from
+    /// `fts_words_content`, asking for the vocabulary to be loaded in the background, so that the
+    /// first search does not wait for the whole of it.
+    static func candidates(matching expression: String, lengths: ClosedRange<Int>? = nil, in db: Database, cache: VocabularyCache, _ body: (ArraySlice<UInt8>) throws -> Void) throws {
+        var range = ""
+        var arguments: StatementArguments = ["m": expression]
+        if let lengths {
+            range = " AND f.rowid >= :first AND f.rowid < :end"
+            arguments += ["first": rowid(length: lengths.lowerBound, n: 0), "end": rowid(length: lengths.upperBound + 1, n: 0)]
+        }
+        if let words = cache.wordsIfRead {
+            // Rowids only: each candidate's text comes from the words held in memory.
+            let rows = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT f.rowid FROM fts_words f WHERE fts_words MATCH :m\(range)"), arguments: arguments)
+            while let id = try rows.next() {
+                if let candidate = words.word(rowid: id) { try body(candidate) }
+            }
+            return
+        }
+        cache.wanted()
+        let rows = try String.fetchCursor(db.cachedStatement(sql: matchingWordsSQL + range), arguments: arguments)
+        while let padded = try rows.next() {
+            let bytes = Array(padded.utf8)
+            guard bytes.count >= 2 else { continue }
+            try body(bytes[1..<(bytes.count - 1)])
+        }
     }
 
     /// Every trigram of `scalars` by position, repeats kept: the `i`th is `scalars[i..<i + 3]`.
@@ -186,22 +210,23 @@ enum WordVocabulary {
     /// them (`capped` when more exist). Candidates hold every trigram of a part (of three
     /// letters: with the padding after it), their text from `cache`; each is confirmed.
     static func wordsContaining(_ parts: [String], cap: Int, in db: Database, cache: VocabularyCache) throws -> (words: [String], capped: Bool) {
-        let vocabulary = try cache.words(in: db)
         var out: [String] = []
         var seen: Set<String> = []
+        struct Full: Error {}
         for part in parts {
             let atEnd = part.count == 3
             var grams: [String] = []
             for gram in trigrams(of: Array((atEnd ? part + " " : part).unicodeScalars)) where !grams.contains(gram) { grams.append(gram) }
             guard !grams.isEmpty else { continue }
-            let expression = grams.map(quoted).joined(separator: " AND ")
-            let rows = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT rowid FROM fts_words WHERE fts_words MATCH ?"), arguments: [expression])
-            while let id = try rows.next() {
-                guard let bytes = vocabulary.word(rowid: id) else { continue }
-                let word = String(decoding: bytes, as: UTF8.self)
-                guard NameMatcher.holdsInside(word, part), seen.insert(word).inserted else { continue }
-                if out.count == cap { return (out, true) }
-                out.append(word)
+            do {
+                try candidates(matching: grams.map(quoted).joined(separator: " AND "), in: db, cache: cache) { bytes in
+                    let word = String(decoding: bytes, as: UTF8.self)
+                    guard NameMatcher.holdsInside(word, part), seen.insert(word).inserted else { return }
+                    if out.count == cap { throw Full() }
+                    out.append(word)
+                }
+            } catch is Full {
+                return (out, true)
             }
         }
         return (out, false)
@@ -212,9 +237,13 @@ enum WordVocabulary {
     /// which it does not keep), plus, when `shorter`, the forms of one letter less (nor those;
     /// `raxt` → `rat`).
     static func oneEditWords(of word: String, shorter: Bool, in db: Database, cache: VocabularyCache) throws -> [String] {
-        let vocabulary = try cache.words(in: db)
-        return oneEditForms(of: word).filter { form in
-            form.count < shortestWord ? shorter : vocabulary.mayHold(form)
+        let vocabulary = cache.wordsIfRead
+        if vocabulary == nil { cache.wanted() }
+        let term = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM fts_taxa WHERE fts_taxa MATCH ?)")
+        return try oneEditForms(of: word).filter { form in
+            if form.count < shortestWord { return shorter }
+            if let vocabulary { return vocabulary.mayHold(form) }
+            return try Bool.fetchOne(term, arguments: [quoted(form)]) ?? false
         }.sorted()
     }
 

@@ -53,21 +53,17 @@ public enum Homonyms {
             SELECT scientific_name FROM taxa WHERE scientific_name IN (SELECT value FROM json_each(?))
             GROUP BY scientific_name HAVING count(*) > 1
             """)
-        return Set(try String.fetchAll(statement, arguments: [String(decoding: list, as: UTF8.self)]))
+        return Set(try statement.storedRows([String(decoding: list, as: UTF8.self)]) { try $0.text(0, "taxa.scientific_name") })
     }
 
     /// The disambiguation of one taxon, or nil when no other taxon has its name. With `tree`, the
     /// lineages compared come from it instead of one recursive walk per namesake.
     public static func disambiguation(id: Int64, scientificName: String, rank: Rank?, in db: Database, tree: LCASnapshot? = nil) throws -> Disambiguation? {
         // The index on scientific_name is NOCASE: ask in its collation, then keep exact matches.
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, scientific_name FROM taxa WHERE scientific_name = ? COLLATE NOCASE LIMIT 64"),
-            arguments: [scientificName])
-        let namesakes: [Int64] = rows.compactMap { row in
-            let other: Int64 = row[0]
-            let name: String = row[1]
-            return other != id && name == scientificName ? other : nil
+        let rows = try db.storedRows("SELECT id, scientific_name FROM taxa WHERE scientific_name = ? COLLATE NOCASE LIMIT 64", [scientificName], rowids: TaxonomyStore.taxaRowIDs) { row in
+            (id: try row.taxonID(0, "taxa.id"), name: try row.text(1, "taxa.scientific_name"))
         }
+        let namesakes: [Int64] = rows.compactMap { $0.id != id && $0.name == scientificName ? $0.id : nil }
         guard !namesakes.isEmpty else { return nil }
         let differing: ArraySlice<Ancestor>
         if let tree, let fromTree = try differingAncestors(id, namesakes, tree: tree, in: db) {
@@ -109,9 +105,9 @@ public enum Homonyms {
         }
         let ids = own[deepestShared...].map(tree.id(of:))
         var found: [Int64: Ancestor] = [:]
-        let statement = try db.cachedStatement(sql: "SELECT id, scientific_name, rank FROM taxa WHERE id IN (SELECT value FROM json_each(?))")
-        for row in try Row.fetchAll(statement, arguments: [TaxonomyStore.jsonArray(ids)]) {
-            found[row[0]] = (row[0], row[1], (row[2] as String?).flatMap(Rank.init(rawValue:)))
+        for ancestor in try db.storedRows("SELECT id, scientific_name, rank FROM taxa WHERE id IN (SELECT value FROM json_each(?))",
+                                          [TaxonomyStore.jsonArray(ids)], rowids: TaxonomyStore.taxaRowIDs, ancestor(from:)) {
+            found[ancestor.id] = ancestor
         }
         var differing: [Ancestor] = []
         for ancestor in ids {
@@ -121,21 +117,33 @@ public enum Homonyms {
         return differing[...]
     }
 
-    /// Ancestors of `id`, root first, parent last.
+    /// `id`, `scientific_name` and `rank`, the first three columns of a `taxa` row (rowid first).
+    static func ancestor(from row: StoredRow) throws -> Ancestor {
+        (try row.taxonID(0, "taxa.id"), try row.text(1, "taxa.scientific_name"), try row.memberOrNull(Rank.self, 2, "taxa.rank"))
+    }
+
+    /// Ancestors of `id`, root first, parent last; a `DataFault` when they do not reach a root.
     static func lineage(of id: Int64, in db: Database) throws -> [Ancestor] {
         // Each step reads the parent through a subquery: written as a join, SQLite builds a Bloom
         // filter over the whole taxa table at every step (0.8 s per lineage on NCBI's 2.26 M taxa).
+        // The walk starts at the taxon itself, so that the check below sees its parent.
         let sql = """
             WITH RECURSIVE up(id, level) AS (
-                SELECT parent_id, 1 FROM taxa WHERE id = ? AND parent_id IS NOT NULL
+                SELECT ?, 0
                 UNION ALL
                 SELECT (SELECT t.parent_id FROM taxa t WHERE t.id = up.id), up.level + 1 FROM up
-                WHERE up.id IS NOT NULL AND up.level < 10000
+                WHERE up.id IS NOT NULL AND up.level <= \(TaxonomyLimits.maxDepth)
             )
-            SELECT t.id, t.scientific_name, t.rank FROM taxa t JOIN up ON up.id = t.id ORDER BY up.level DESC
+            SELECT t.id, t.scientific_name, t.rank, t.parent_id FROM taxa t JOIN up ON up.id = t.id ORDER BY up.level DESC
             """
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id]).map { row in
-            (row[0], row[1], (row[2] as String?).flatMap(Rank.init(rawValue:)))
+        var links: [(id: Int64, parent: Int64?)] = []
+        var lineage = try db.storedRows(sql, [id], rowids: TaxonomyStore.taxaRowIDs) { row in
+            links.append((try row.taxonID(0, "taxa.id"), try row.taxonIDOrNull(3, "taxa.parent_id")))
+            return try ancestor(from: row)
         }
+        guard let own = links.popLast() else { return [] }
+        try TaxonomyStore.checkRooted(links, of: own)
+        lineage.removeLast()
+        return lineage
     }
 }

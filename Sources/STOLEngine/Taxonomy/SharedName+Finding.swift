@@ -9,10 +9,10 @@ extension SharedName {
     /// and lineages only for the taxa that bear it.
     static func find(id: Int64, scientificName: String, rank: Rank?, commonName: String?, lang: String?, in db: Database) throws -> SharedName? {
         guard let commonName, let lang else { return nil }
-        let bearers = try Int64.fetchAll(db.cachedStatement(sql: """
+        let bearers = try db.storedRows("""
             SELECT DISTINCT taxon_id FROM names
             WHERE name = ? COLLATE NOCASE AND lang = ? AND name_type IN ('common', 'vernacular') AND taxon_id <> ?
-            """), arguments: [commonName, lang, id])
+            """, [commonName, lang, id]) { try $0.taxonID(0, "names.taxon_id") }
         guard !bearers.isEmpty else { return nil }
         let own = try Homonyms.lineage(of: id, in: db)
         let this = Other(id: id, scientificName: scientificName, rank: rank)
@@ -26,8 +26,10 @@ extension SharedName {
         for bearer in bearers.prefix(64) {
             let lineage = try Homonyms.lineage(of: bearer, in: db)
             guard lineage.contains(where: { $0.id == id }) else { continue }
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT scientific_name, rank FROM taxa WHERE id = ?"), arguments: [bearer]) else { continue }
-            members.append(Other(id: bearer, scientificName: row[0], rank: (row[1] as String?).flatMap(Rank.init(rawValue:))))
+            guard let member = try db.cachedStatement(sql: "SELECT scientific_name, rank, rowid FROM taxa WHERE id = ?").firstStoredRow([bearer], rowids: [("taxa", 2)], { row in
+                Other(id: bearer, scientificName: try row.text(0, "taxa.scientific_name"), rank: try row.memberOrNull(Rank.self, 1, "taxa.rank"))
+            }) else { continue }
+            members.append(member)
         }
         // The lowest-ranked member (a species before a genus), then the lowest id.
         guard let member = members.min(by: { ($0.rank?.level ?? -1, -$0.id) > ($1.rank?.level ?? -1, -$1.id) }) else { return nil }

@@ -13,6 +13,8 @@ extension TaxonomyStore {
     public func ancestors(_ id: Int64, lang: String = "en", tree: LCASnapshot?) async throws -> [Taxon] {
         guard let tree else { return try await ancestors(id, lang: lang) }
         guard let node = tree.node(for: id) else { throw TaxonomyError.taxonNotFound(id) }
+        // As the SQL walk: a lineage longer than the engine serves is a fault, not an answer.
+        guard Int(tree.tree.depth[Int(node)]) <= TaxonomyLimits.maxDepth else { throw database.reporting(DataFault.lineage(tooDeep: id)) }
         let nodes = Array(tree.tree.ancestors(of: node).reversed())
         let select = Self.selectTaxon(in: database)
         return try await database.read { db in
@@ -25,20 +27,19 @@ extension TaxonomyStore {
     /// The taxa of `nodes` of `tree`, in order, with preferred names in `lang` (no disambiguation):
     /// inner nodes from the tree's cache when read before, the others in one batched read.
     static func taxa(_ db: Database, nodes: [Int32], in tree: LCASnapshot, lang: String, select: String) throws -> [Taxon] {
-        var out = tree.cache.taxa(nodes, lang: lang)
-        let missing = nodes.indices.filter { out[$0] == nil }
-        if !missing.isEmpty {
-            let found = try taxaByID(db, missing.map { tree.id(of: nodes[$0]) }, lang: lang, select: select)
-            var kept: [(node: Int32, taxon: Taxon)] = []
-            for i in missing {
-                let node = nodes[i]
-                guard let taxon = found[tree.id(of: node)] else { throw TaxonomyError.taxonNotFound(tree.id(of: node)) }
-                out[i] = taxon
-                if tree.isInner(node) { kept.append((node, taxon)) }
-            }
-            tree.cache.keep(kept, lang: lang)
+        let cached = tree.cache.taxa(nodes, lang: lang)
+        let missing = nodes.indices.filter { cached[$0] == nil }
+        let found = missing.isEmpty ? [:] : try taxaByID(db, missing.map { tree.id(of: nodes[$0]) }, lang: lang, select: select)
+        var kept: [(node: Int32, taxon: Taxon)] = []
+        let out = try nodes.indices.map { i in
+            if let taxon = cached[i] { return taxon }
+            let node = nodes[i]
+            guard let taxon = found[tree.id(of: node)] else { throw TaxonomyError.taxonNotFound(tree.id(of: node)) }
+            if tree.isInner(node) { kept.append((node, taxon)) }
+            return taxon
         }
-        return out.map { $0! }
+        tree.cache.keep(kept, lang: lang)
+        return out
     }
 
     /// The taxa with `ids`, in that order, with preferred names in `lang` (no disambiguation); an id
@@ -59,9 +60,8 @@ extension TaxonomyStore {
         guard !ids.isEmpty else { return out }
         // One statement whatever the count: the ids go in as a JSON array.
         let statement = try db.cachedStatement(sql: select + " WHERE t.id IN (SELECT value FROM json_each(:ids))")
-        let rows = try Row.fetchCursor(statement, arguments: arguments(lang, ["ids": jsonArray(ids)]))
-        while let row = try rows.next() {
-            let taxon = taxon(from: row)
+        try statement.forEachStoredRow(arguments(lang, ["ids": jsonArray(ids)]), rowids: TaxonomyStore.taxaRowIDs) { row in
+            let taxon = try taxon(from: row)
             out[taxon.id] = taxon
         }
         return out

@@ -42,7 +42,7 @@ extension TaxonomyStore {
         }
         sql += " ORDER BY t.scientific_name, t.id LIMIT :limit"
         values["limit"] = query.limit + 1
-        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(query.lang, values)).map(Self.taxon(from:))
+        let rows = try db.storedRows(sql, Self.arguments(query.lang, values), rowids: Self.taxaRowIDs, Self.taxon(from:))
         let page = Array(rows.prefix(query.limit))
         let next = rows.count > query.limit ? page.last.map { ChildPosition(scientificName: $0.scientificName, id: $0.id) } : nil
         return ChildPage(children: page, next: next)
@@ -59,8 +59,7 @@ extension TaxonomyStore {
         if inFirstGroup {
             var (sql, values) = childFilter(query)
             sql += " AND EXISTS (\(Self.nameInLanguage))"
-            let named = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(query.lang, values))
-                .map(Self.taxon(from:))
+            let named = try db.storedRows(sql, Self.arguments(query.lang, values), rowids: Self.taxaRowIDs, Self.taxon(from:))
                 .compactMap { taxon -> (key: CommonKey, taxon: Taxon)? in
                     // The preferred name is in the asked language whenever the taxon has one in it.
                     guard let name = taxon.preferredCommonName, taxon.preferredCommonNameLang == query.lang || taxon.preferredCommonNameLang == primary else { return nil }
@@ -83,7 +82,7 @@ extension TaxonomyStore {
         sql += " ORDER BY t.scientific_name, t.id LIMIT :limit"
         let room = query.limit - page.count
         values["limit"] = room + 1
-        let unnamed = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(query.lang, values)).map(Self.taxon(from:))
+        let unnamed = try db.storedRows(sql, Self.arguments(query.lang, values), rowids: Self.taxaRowIDs, Self.taxon(from:))
         page += unnamed.prefix(room)
         if unnamed.count > room, let last = page.last {
             // The page's last child is unnamed, unless the page was filled by named ones alone.

@@ -27,10 +27,10 @@ extension TaxonomyStore {
     static func nameSources(_ db: Database, _ id: Int64, in database: TaxonomyDatabase) throws -> [Int64: String] {
         guard database.contentExtensions.contains(.nameSources) else { return [:] }
         var out: [Int64: String] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT s.name_id, CAST(s.source AS TEXT) FROM names n JOIN name_sources s ON s.name_id = n.id WHERE n.taxon_id = ?
-            """), arguments: [id]) {
-            if let source = row[1] as String? { out[row[0]] = source }
+        try db.cachedStatement(sql: """
+            SELECT s.name_id, s.source, s.rowid FROM names n JOIN name_sources s ON s.name_id = n.id WHERE n.taxon_id = ?
+            """).forEachStoredRow([id], rowids: [("name_sources", 2)]) { row in
+            if let source = try row.textOrNull(1, "name_sources.source") { out[try row.integer(0, "name_sources.name_id")] = source }
         }
         return out
     }

@@ -73,10 +73,12 @@ public struct TaxonomyStore: Sendable {
     public func disambiguations(_ ids: [Int64]) async throws -> [Int64: Disambiguation] {
         try await database.read { db in
             var out: [Int64: Disambiguation] = [:]
+            let statement = try db.cachedStatement(sql: "SELECT scientific_name, rank, id FROM taxa WHERE id = ?")
             for id in ids {
-                guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT scientific_name, rank FROM taxa WHERE id = ?"), arguments: [id]) else { continue }
-                let rank = (row[1] as String?).flatMap(Rank.init(rawValue:))
-                out[id] = try Homonyms.disambiguation(id: id, scientificName: row[0], rank: rank, in: db)
+                guard let (name, rank) = try statement.firstStoredRow([id], rowids: [("taxa", 2)], { row in
+                    (try row.text(0, "taxa.scientific_name"), try row.memberOrNull(Rank.self, 1, "taxa.rank"))
+                }) else { continue }
+                out[id] = try Homonyms.disambiguation(id: id, scientificName: name, rank: rank, in: db)
             }
             return out
         }
@@ -85,8 +87,7 @@ public struct TaxonomyStore: Sendable {
     /// Taxa without a parent, by scientific name.
     public func roots(lang: String = "en") async throws -> [Taxon] {
         try await database.read { db in
-            var roots = try Row.fetchAll(db.cachedStatement(sql: select + " WHERE t.parent_id IS NULL ORDER BY t.scientific_name, t.id"), arguments: Self.arguments(lang))
-                .map(Self.taxon(from:))
+            var roots = try db.storedRows(select + " WHERE t.parent_id IS NULL ORDER BY t.scientific_name, t.id", Self.arguments(lang), rowids: Self.taxaRowIDs, Self.taxon(from:))
             try Homonyms.disambiguate(&roots, in: db)
             return roots
         }
@@ -105,8 +106,8 @@ public struct TaxonomyStore: Sendable {
     /// Ancestors from the root down to the parent.
     public func ancestors(_ id: Int64, lang: String = "en") async throws -> [Taxon] {
         try await database.read { db in
-            _ = try self.taxon(db, id, lang: lang)
-            var lineage = try self.ancestors(db, id, lang: lang)
+            let taxon = try self.taxon(db, id, lang: lang)
+            var lineage = try self.ancestors(db, of: taxon, lang: lang)
             try Homonyms.disambiguate(&lineage, in: db)
             return lineage
         }
@@ -140,7 +141,7 @@ public struct TaxonomyStore: Sendable {
         try await database.read { db in
             var taxon = try self.taxon(db, id, lang: lang)
             taxon.disambiguation = try Homonyms.disambiguation(id: id, scientificName: taxon.scientificName, rank: taxon.rank, in: db)
-            var lineage = try self.ancestors(db, id, lang: lang)
+            var lineage = try self.ancestors(db, of: taxon, lang: lang)
             try Homonyms.disambiguate(&lineage, in: db)
             let names = try Self.names(db, id, lang: nil, in: self.database)
             var byLanguage: [String: [TaxonName]] = [:]
@@ -172,36 +173,39 @@ public struct TaxonomyStore: Sendable {
     /// also says whether another taxon has the same scientific name (then `Homonyms` has work).
     private func taxonAndNameShared(_ db: Database, _ id: Int64, lang: String) throws -> (taxon: Taxon, nameShared: Bool) {
         let sql = database.storesChildCounts ? Self.selectStoredByID : Self.selectCountedByID
-        let found = try db.cachedStatement(sql: sql).firstRawRow(
-            binding: [":id": .int(id), ":lang": .text(lang), ":primary": .text(Self.primaryLanguage(lang))]
-        ) { row in
-            let common = Self.commonName(from: row.text(8))
-            let taxon = Taxon(
-                id: row.int64(0) ?? id, parentId: row.int64(1),
-                rank: row.text(2).flatMap(Rank.init(rawValue:)),
-                scientificName: row.text(3) ?? "", author: row.text(4), year: row.int(5),
-                status: row.text(6).flatMap(TaxonStatus.init(rawValue:)) ?? .accepted,
-                conservationStatus: row.text(7).flatMap(ConservationStatus.init(rawValue:)),
-                preferredCommonName: common?.name, preferredCommonNameLang: common?.lang, childCount: row.int(9))
-            return (taxon, row.int64(10) == 1)
-        }
+        let found = try db.cachedStatement(sql: sql).firstStoredRow(
+            binding: [":id": .int(id), ":lang": .text(lang), ":primary": .text(Self.primaryLanguage(lang))], rowids: Self.taxaRowIDs
+        ) { row in (try Self.taxon(from: row), try row.integer(10, "name_shared") == 1) }
         guard let found else { throw TaxonomyError.taxonNotFound(id) }
         return found
     }
 
-    private func ancestors(_ db: Database, _ id: Int64, lang: String) throws -> [Taxon] {
+    private func ancestors(_ db: Database, of taxon: Taxon, lang: String) throws -> [Taxon] {
         // Each step reads the parent through a subquery: written as a join, SQLite builds a Bloom
         // filter over the whole taxa table at every step (0.8 s per lineage on NCBI's 2.26 M taxa).
+        // One step more than a lineage may have, so that a cycle or a deeper chain shows.
         let sql = """
             WITH RECURSIVE up(id, level) AS (
                 SELECT parent_id, 1 FROM taxa WHERE id = :id AND parent_id IS NOT NULL
                 UNION ALL
                 SELECT (SELECT t.parent_id FROM taxa t WHERE t.id = up.id), up.level + 1 FROM up
-                WHERE up.id IS NOT NULL AND up.level < 10000
+                WHERE up.id IS NOT NULL AND up.level <= \(TaxonomyLimits.maxDepth)
             )
             \(select) JOIN up ON up.id = t.id ORDER BY up.level DESC
             """
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(lang, ["id": id])).map(Self.taxon(from:))
+        let lineage = try db.storedRows(sql, Self.arguments(lang, ["id": taxon.id]), rowids: Self.taxaRowIDs, Self.taxon(from:))
+        try Self.checkRooted(lineage.map { ($0.id, $0.parentId) }, of: (taxon.id, taxon.parentId))
+        return lineage
+    }
+
+    /// Checks that `lineage` (id and parent id, root first), read by walking up from `taxon`
+    /// (id and parent id) with one step more than `TaxonomyLimits.maxDepth`, starts at a root; a
+    /// `DataFault` otherwise. A walk that stops below a root met a parent that names no taxon; one
+    /// that took every step met a parent cycle or a tree deeper than the engine serves.
+    static func checkRooted(_ lineage: [(id: Int64, parent: Int64?)], of taxon: (id: Int64, parent: Int64?)) throws {
+        if lineage.count > TaxonomyLimits.maxDepth { throw DataFault.lineage(tooDeep: taxon.id) }
+        let top = lineage.first ?? taxon
+        if let parent = top.parent { throw DataFault.lineage(of: taxon.id, orphan: top.id, parent: parent) }
     }
 
     private static func names(_ db: Database, _ id: Int64, lang: String?, in database: TaxonomyDatabase) throws -> [TaxonName] {
@@ -216,29 +220,31 @@ public struct TaxonomyStore: Sendable {
         }
         sql += " ORDER BY name_type = 'synonym', lang, is_preferred DESC, id"
         let sources = try nameSources(db, id, in: database)
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
-            var name = Self.name(from: row)
-            if !sources.isEmpty, let rowID = row["id"] as Int64? { name.source = sources[rowID] }
+        return try db.storedRows(sql, arguments, rowids: [("names", 4)]) { row in
+            var name = try Self.name(from: row)
+            if !sources.isEmpty { name.source = sources[try row.integer(4, "names.id")] }
             return name
         }
     }
 
     /// A taxon's traits by key and value, each with its unit and linked reference.
     static func traits(_ db: Database, _ id: Int64) throws -> [Trait] {
-        try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT x.trait_key, x.trait_value, x.unit, r.citation, r.url, r.ref_type
+        try db.storedRows("""
+            SELECT x.trait_key, x.trait_value, x.unit, r.citation, r.url, r.ref_type, x.id, r.id
             FROM traits x LEFT JOIN refs r ON r.id = x.source_ref
             WHERE x.taxon_id = ? ORDER BY x.trait_key, x.trait_value, x.unit, x.id
-            """), arguments: [id])
-            .map { row in
-                let citation: String? = row[3]
-                return Trait(key: row[0], value: row[1], unit: row[2], source: citation.map { Reference(citation: $0, url: row[4], type: row[5]) })
+            """, [id], rowids: [("traits", 6), ("refs", 7)]) { row in
+                let source = try row.textOrNull(3, "refs.citation").map { citation in
+                    Reference(citation: citation, url: try row.textOrNull(4, "refs.url"), type: try row.text(5, "refs.ref_type"))
+                }
+                return Trait(key: try row.text(0, "traits.trait_key"), value: try row.text(1, "traits.trait_value"), unit: try row.textOrNull(2, "traits.unit"), source: source)
             }
     }
 
     private static func references(_ db: Database, _ id: Int64) throws -> [Reference] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT citation, url, ref_type FROM refs WHERE taxon_id = ? ORDER BY id"), arguments: [id])
-            .map { Reference(citation: $0["citation"], url: $0["url"], type: $0["ref_type"]) }
+        try db.storedRows("SELECT citation, url, ref_type, id FROM refs WHERE taxon_id = ? ORDER BY id", [id], rowids: [("refs", 3)]) { row in
+            Reference(citation: try row.text(0, "refs.citation"), url: try row.textOrNull(1, "refs.url"), type: try row.text(2, "refs.ref_type"))
+        }
     }
 
     // MARK: SQL
@@ -298,16 +304,22 @@ public struct TaxonomyStore: Sendable {
         (lang + "-", lang + ".")
     }
 
-    /// A row of `selectTaxon`, by column position (name lookups were a visible cost per taxon).
-    static func taxon(from row: Row) -> Taxon {
-        let common = commonName(from: row[8])
+    /// Where a row of `selectTaxon` holds its rowid.
+    static let taxaRowIDs: StoredRow.RowIDs = [("taxa", 0)]
+
+    /// A row of `selectTaxon`, by column position (name lookups were a visible cost per taxon);
+    /// the rowid in column 0.
+    static func taxon(from row: StoredRow) throws -> Taxon {
+        let common = commonName(from: try row.textOrNull(8, "names.name"))
         return Taxon(
-            id: row[0], parentId: row[1],
-            rank: (row[2] as String?).flatMap(Rank.init(rawValue:)),
-            scientificName: row[3], author: row[4], year: row[5],
-            status: TaxonStatus(rawValue: row[6]) ?? .accepted,
-            conservationStatus: (row[7] as String?).flatMap(ConservationStatus.init(rawValue:)),
-            preferredCommonName: common?.name, preferredCommonNameLang: common?.lang, childCount: row[9])
+            id: try row.taxonID(0, "taxa.id"), parentId: try row.taxonIDOrNull(1, "taxa.parent_id"),
+            rank: try row.memberOrNull(Rank.self, 2, "taxa.rank"),
+            scientificName: try row.text(3, "taxa.scientific_name"), author: try row.textOrNull(4, "taxa.author"),
+            year: try row.integerOrNull(5, "taxa.year").map { Int(truncatingIfNeeded: $0) },
+            status: try row.member(TaxonStatus.self, 6, "taxa.status"),
+            conservationStatus: try row.memberOrNull(ConservationStatus.self, 7, "taxa.conservation"),
+            preferredCommonName: common?.name, preferredCommonNameLang: common?.lang,
+            childCount: try row.integerOrNull(9, "taxa.child_count").map { Int(truncatingIfNeeded: $0) })
     }
 
     /// The `lang U+001F name` column of `selectTaxon` split in two.
@@ -316,8 +328,10 @@ public struct TaxonomyStore: Sendable {
         return (String(column[..<separator]), String(column[column.utf8.index(after: separator)...]))
     }
 
-    static func name(from row: Row) -> TaxonName {
-        TaxonName(name: row["name"], lang: row["lang"], type: NameType(rawValue: row["name_type"]) ?? .common, isPreferred: row["is_preferred"])
+    /// A row of `names`: name, lang, name_type, is_preferred.
+    static func name(from row: StoredRow) throws -> TaxonName {
+        TaxonName(name: try row.text(0, "names.name"), lang: try row.text(1, "names.lang"),
+                  type: try row.member(NameType.self, 2, "names.name_type"), isPreferred: try row.flag(3, "names.is_preferred"))
     }
 }
 

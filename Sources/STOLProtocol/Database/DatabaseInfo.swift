@@ -47,10 +47,14 @@ public struct DatabaseInfo: Codable, Hashable, Sendable {
     public var settingsRecovery: SettingsRecovery?
     /// Set when a read found this database damaged; `database/deactivateReference` falls back.
     public var damage: Damage?
+    /// Set when the setting chose the reference database but it could not be opened or read
+    /// (at start, or when another engine installed it): the bundled database is served.
+    public var referenceFallback: ReferenceFallback?
 
     public init(
         source: DatabaseSource, schemaVersion: Int, taxaCount: Int, sizeBytes: Int64, dataset: Dataset,
-        favoritesRecovery: FavoritesRecovery? = nil, settingsRecovery: SettingsRecovery? = nil, damage: Damage? = nil
+        favoritesRecovery: FavoritesRecovery? = nil, settingsRecovery: SettingsRecovery? = nil, damage: Damage? = nil,
+        referenceFallback: ReferenceFallback? = nil
     ) {
         self.source = source
         self.schemaVersion = schemaVersion
@@ -60,6 +64,7 @@ public struct DatabaseInfo: Codable, Hashable, Sendable {
         self.favoritesRecovery = favoritesRecovery
         self.settingsRecovery = settingsRecovery
         self.damage = damage
+        self.referenceFallback = referenceFallback
     }
 }
 
@@ -105,5 +110,21 @@ public struct SettingsRecovery: Codable, Hashable, Sendable {
         self.movedAsideTo = movedAsideTo
         self.at = at
         self.reason = reason
+    }
+}
+
+/// Why the bundled database is served although the setting chose the reference database: the
+/// reference file could not be opened or read (at start, or when another engine on the data
+/// directory installed it). `database/info` reports it as `referenceFallback` until a reference
+/// database is active again; `database/deactivateReference` and a new import still work.
+public struct ReferenceFallback: Codable, Hashable, Sendable {
+    /// What was wrong with the file, as the open found it.
+    public var detail: String
+    /// When it was found (UTC, ISO 8601).
+    public var at: String
+
+    public init(detail: String, at: String) {
+        self.detail = detail
+        self.at = at
     }
 }

@@ -14,7 +14,8 @@ public enum ImportStep: String, Codable, Hashable, Sendable, CaseIterable {
     case verified = "verified"
     /// Followed by the index being built: `building extensions: search`.
     case buildingExtensions = "building extensions"
-    case extensionsBuilt = "extensions built"
+    /// Planner statistics replaced by `ANALYZE`'s (unless the file's are exactly those).
+    case computingStatistics = "computing statistics"
     case installing = "installing"
     case activating = "activating"
     case done = "done"
@@ -43,7 +44,7 @@ public enum ImportStep: String, Codable, Hashable, Sendable, CaseIterable {
         case .verifyingSignature: .verifyingSignature
         case .decompressing, .openingDatabase, .checkingSchemaVersion: .openingDatabase
         case .checkingIntegrity, .verified: .runningIntegrityCheck
-        case .buildingExtensions, .extensionsBuilt, .installing, .activating, .done: .finalizing
+        case .buildingExtensions, .computingStatistics, .installing, .activating, .done: .finalizing
         }
     }
 }

@@ -103,14 +103,22 @@ public struct SearchResults: Codable, Hashable, Sendable, JSONWritable {
     /// Taxa matched, exact up to the caps (see `totalCapped`).
     public var total: Int
     public var totalCapped: Bool
+    /// True when names in other languages than `lang` were searched, because its own names
+    /// and the scientific names held no query word whole.
+    public var otherLanguages: Bool
+    /// True when no taxon holds every query word and the results are partial matches.
+    public var partial: Bool
 
-    public init(results: [SearchResult], nextCursor: String? = nil, nextOffset: Int? = nil, fuzzy: Bool, total: Int, totalCapped: Bool) {
+    public init(results: [SearchResult], nextCursor: String? = nil, nextOffset: Int? = nil, fuzzy: Bool, total: Int, totalCapped: Bool,
+                otherLanguages: Bool = false, partial: Bool = false) {
         self.results = results
         self.nextCursor = nextCursor
         self.nextOffset = nextOffset
         self.fuzzy = fuzzy
         self.total = total
         self.totalCapped = totalCapped
+        self.otherLanguages = otherLanguages
+        self.partial = partial
     }
 
     public func writeJSON(into out: inout [UInt8]) {
@@ -118,6 +126,8 @@ public struct SearchResults: Codable, Hashable, Sendable, JSONWritable {
             o.member("fuzzy", fuzzy)
             o.member("nextCursor", ifPresent: nextCursor)
             o.member("nextOffset", ifPresent: nextOffset)
+            o.member("otherLanguages", otherLanguages)
+            o.member("partial", partial)
             o.member("results", results)
             o.member("total", total)
             o.member("totalCapped", totalCapped)

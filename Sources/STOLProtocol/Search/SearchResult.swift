@@ -21,6 +21,9 @@ public struct SearchResult: Codable, Hashable, Sendable, Identifiable {
     public var matchTier: String?
     /// The language of the matched name; absent for scientific names.
     public var matchedLang: String?
+    /// The query as the engine read it when the lexicon or a spelling variant found this taxon
+    /// (`puppy` read as "dog", `grey squirrel` as "gray squirrel"); absent for the query as typed.
+    public var readAs: String? = nil
     public var rank: Rank?
     public var conservationStatus: ConservationStatus?
     public var status: TaxonStatus
@@ -31,7 +34,7 @@ public struct SearchResult: Codable, Hashable, Sendable, Identifiable {
     public init(
         id: TaxonID, scientificName: String, disambiguation: Disambiguation? = nil, preferredCommonName: String? = nil,
         preferredCommonNameLang: String? = nil, matchedName: String, matchType: String, matchedNameType: String? = nil,
-        editDistance: Int? = nil, matchTier: String? = nil, matchedLang: String? = nil, rank: Rank? = nil,
+        editDistance: Int? = nil, matchTier: String? = nil, matchedLang: String? = nil, readAs: String? = nil, rank: Rank? = nil,
         conservationStatus: ConservationStatus? = nil, status: TaxonStatus, relevanceScore: Double, sharedName: SharedName? = nil
     ) {
         self.id = id
@@ -45,6 +48,7 @@ public struct SearchResult: Codable, Hashable, Sendable, Identifiable {
         self.editDistance = editDistance
         self.matchTier = matchTier
         self.matchedLang = matchedLang
+        self.readAs = readAs
         self.rank = rank
         self.conservationStatus = conservationStatus
         self.status = status
@@ -69,6 +73,7 @@ extension SearchResult: JSONWritable {
             o.member("preferredCommonName", ifPresent: preferredCommonName)
             o.member("preferredCommonNameLang", ifPresent: preferredCommonNameLang)
             o.member("rank", ifPresent: rank?.rawValue)
+            o.member("readAs", ifPresent: readAs)
             o.member("relevanceScore", relevanceScore)
             o.member("scientificName", scientificName)
             o.member("sharedName", ifPresent: sharedName)

@@ -3,10 +3,10 @@ import Testing
 @testable import STOLEngine
 import STOLProtocol
 
-/// `SchemaExtensions.fillSearchIndex` keeps each folded name once per taxon, whether the taxon
-/// has a few names or thousands, and trims names only where there is whitespace to trim.
+/// `SchemaExtensions.fillSearchIndex` keeps each folded name once per taxon and language, whether
+/// the taxon has a few names or thousands, and trims names only where there is whitespace to trim.
 @Suite struct SearchIndexFillTests {
-    @Test func eachFoldedNameOncePerTaxon() throws {
+    @Test func eachFoldedNameOncePerTaxonAndLanguage() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
             try db.execute(sql: try Schema.specificationSQL())
@@ -18,15 +18,17 @@ import STOLProtocol
             for (taxon, name) in names {
                 try db.execute(sql: "INSERT INTO names(taxon_id, name, lang, name_type) VALUES (?, ?, 'en', 'common')", arguments: [taxon, name])
             }
+            // The same name in another language is kept: search answers in the language asked.
+            try db.execute(sql: "INSERT INTO names(taxon_id, name, lang, name_type) VALUES (1, 'Wolf', 'de', 'common'), (1, 'wolf', 'de', 'common')")
             try SchemaExtensions.fillSearchIndex(db, source: "main")
-            let rows = try Row.fetchAll(db, sql: "SELECT taxon_id, name, folded FROM search_names ORDER BY id")
+            let rows = try Row.fetchAll(db, sql: "SELECT taxon_id, name, folded, lang FROM search_names ORDER BY id")
             for taxon: Int64 in [1, 2, 3] {
-                let folded = rows.filter { $0["taxon_id"] == taxon }.map { $0["folded"] as String }
+                let folded = rows.filter { $0["taxon_id"] == taxon }.map { ($0["folded"] as String) + "/" + (($0["lang"] as String?) ?? "") }
                 #expect(Set(folded).count == folded.count, "taxon \(taxon): \(folded)")
             }
             #expect(rows.filter { $0["taxon_id"] == Int64(3) }.count == 202, "its scientific name, \"canis lupus\" and 200 bears")
             #expect(rows.contains { $0["name"] == "Vulpes vulpes" }, "trimmed")
-            #expect(rows.filter { $0["taxon_id"] == Int64(1) }.map { $0["name"] as String } == ["Canis lupus", "Wolf", "Grey wolf"])
+            #expect(rows.filter { $0["taxon_id"] == Int64(1) }.map { $0["name"] as String } == ["Canis lupus", "Wolf", "Grey wolf", "Wolf"])
         }
     }
 }

@@ -27,6 +27,29 @@ import STOLProtocol
         #expect(try tier("leo", "Oleosa", nil) == nil, "three letters inside a word only at its end")
     }
 
+    /// A name's compound parts are whole words; a query word on the name's head says so.
+    @Test func partsAndHeads() throws {
+        func match(_ query: String, _ name: String, _ lang: String?, parts: [[String]], head: String?) throws -> NameMatcher.Match? {
+            NameMatcher(try #require(try SearchQuery.parse(query))).match(name: name, nameFolded: TextFolding.fold(name), lang: lang, parts: parts, head: head)
+        }
+        let blauwal = try match("Wal", "Blauwal", "de", parts: [["blau", "wal"]], head: "wal")
+        #expect(blauwal?.tier == .wholeWord && blauwal?.head == true)
+        let walhai = try match("Wal", "Walhai", "de", parts: [["wal", "hai"]], head: "hai")
+        #expect(walhai?.tier == .wholeWord && walhai?.head == false)
+        let waldrapp = try match("Wal", "Waldrapp", "de", parts: [["waldrapp"]], head: "waldrapp")
+        #expect(waldrapp?.tier == .prefix)
+        let hausmaus = try match("Mäuse", "Hausmaus", "de", parts: [["haus", "maus"]], head: "maus")
+        #expect(hausmaus?.tier == .inflected && hausmaus?.head == true, "a part in another number")
+        let flea = try match("chat", "Puce du chat", "fr", parts: [["puce"], ["du"], ["chat"]], head: "puce")
+        #expect(flea?.tier == .wholeWord && flea?.head == false)
+        let cat = try match("chat", "Chat domestique", "fr", parts: [["chat"], ["domestique"]], head: "chat")
+        #expect(cat?.head == true)
+        #expect(try match("bear", "Bears", "en", parts: [["bears"]], head: "bears")?.tier == .exactInflected, "the whole name in the plural")
+        // An accented word matched only without its accents, as a name in another language may.
+        let folded = try match("chêne", "Lerchen", "de", parts: [["lerchen"]], head: "lerchen")
+        #expect(folded == nil || folded?.foldedOnly == true)
+    }
+
     @Test func accentsAsTyped() throws {
         let parsed = try #require(try SearchQuery.parse("Bär"))
         let matcher = NameMatcher(parsed)

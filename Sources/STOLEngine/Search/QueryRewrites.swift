@@ -1,0 +1,86 @@
+import GRDB
+
+/// The readings of a query besides as typed, each searched as well (down to prefixes) and its
+/// hits marked with it (`readAs`):
+/// - a word, or two words, by the requested language's lexicon (`Lexicon.alternatives`): its
+///   meanings (`puppy` → dog, `hippo` → hippopotamus) and its other forms (`grey` → gray);
+/// - in English, `-our` and `-or` for each other (`colour` → color), when the database has the
+///   other form as a word;
+/// - a closed compound as two words the database has (`honeybee` → honey bee), and two words as
+///   the closed compound the database has (`sea horse` → seahorse); hyphens are spaces already.
+///
+/// Readings of one word come first, then of two words each read (`redeyed treefrog` → red eyed
+/// tree frog), then of two words read together.
+/// A query with a quoted phrase is read only as typed. At most `cap` readings, the query as typed
+/// first.
+enum QueryRewrites {
+    struct Rewrite: Sendable {
+        var query: SearchQuery
+        /// The reading, for hits found through it; nil for the query as typed.
+        var readAs: String?
+    }
+
+    /// Most readings of one query, the query as typed included.
+    static let cap = 8
+    /// Shortest word split into two, and shortest half.
+    static let shortestSplit = 6
+    static let shortestHalf = 3
+
+    static func of(_ query: SearchQuery, lang: String, lexicon: Lexicon, in db: Database) throws -> [Rewrite] {
+        var out = [Rewrite(query: query, readAs: nil)]
+        let plain = !query.terms.contains { if case .phrase = $0 { true } else { false } }
+        guard plain else { return out }
+        let tokens = query.tokens
+        var seen: Set<String> = [tokens.joined(separator: " ")]
+        func add(_ words: [String]) throws {
+            let text = words.joined(separator: " ")
+            guard out.count < cap, seen.insert(text).inserted, let parsed = try SearchQuery.parse(text) else { return }
+            out.append(Rewrite(query: parsed, readAs: text))
+        }
+        let primary = Inflection.primary(lang)
+        func isTerm(_ word: String) throws -> Bool {
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM fts_taxa WHERE fts_taxa MATCH ?)"), arguments: [WordVocabulary.quoted(word)]) ?? false
+        }
+        // Per word, its other readings, each a word or words.
+        var options: [[[String]]] = []
+        for token in tokens {
+            var readings: [[String]] = lexicon.alternatives(of: token, lang: primary).map { $0.split(separator: " ").map(String.init) }
+            // British and American -our/-or.
+            if primary == "en" || primary == nil {
+                let other = token.hasSuffix("our") ? String(token.dropLast(2)) + "r" : token.hasSuffix("or") ? String(token.dropLast(1)) + "ur" : nil
+                if let other, try isTerm(other) { readings.append([other]) }
+            }
+            // A closed compound as two words.
+            let letters = Array(token)
+            if letters.count >= shortestSplit, letters.allSatisfy(\.isLetter) {
+                for cut in shortestHalf...(letters.count - shortestHalf) {
+                    let left = String(letters[..<cut]), right = String(letters[cut...])
+                    if try isTerm(left), try isTerm(right) { readings.append([left, right]) }
+                }
+            }
+            options.append(readings)
+        }
+        // Readings of one word each, then of two words together (`redeyed treefrog` → red eyed tree frog).
+        for i in tokens.indices {
+            for reading in options[i] { try add(Array(tokens[..<i]) + reading + Array(tokens[(i + 1)...])) }
+        }
+        for i in tokens.indices {
+            for j in tokens.indices where j > i {
+                for a in options[i] {
+                    for b in options[j] {
+                        try add(Array(tokens[..<i]) + a + Array(tokens[(i + 1)..<j]) + b + Array(tokens[(j + 1)...]))
+                    }
+                }
+            }
+        }
+        // Two words at once: the lexicon's (`killer whale` → orca), and a closed compound (`sea horse` → seahorse).
+        for i in tokens.indices where i + 1 < tokens.count {
+            for alternative in lexicon.alternatives(of: tokens[i] + " " + tokens[i + 1], lang: primary) {
+                try add(Array(tokens[..<i]) + [alternative] + Array(tokens[(i + 2)...]))
+            }
+            let joined = tokens[i] + tokens[i + 1]
+            if try isTerm(joined) { try add(Array(tokens[..<i]) + [joined] + Array(tokens[(i + 2)...])) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import STOLJSON
+import STOLProtocol
+import STOLTestSupport
+import Testing
+
+/// Whether search finds the organism people mean, over the real binary: the judgment set of the
+/// embedded database (`bench/judgments/embedded.tsv`) above its thresholds, and each rule of the
+/// ranking on its own (heads, the language asked, the lexicon, variants, partial matches, typos
+/// guarded by real words, prominence, group members, autocomplete).
+@Suite(.serialized) struct SearchRelevanceTests {
+    static let engine = Result { try EngineProcess() }
+
+    /// The lineage of the fixtures' mammals.
+    static let mammals = "domain Eukaryota\nkingdom Animalia\nphylum Chordata\nclass Mammalia\n"
+
+    func results(_ query: String, lang: String = "en", limit: Int = 10, engine: EngineProcess? = nil) async throws -> [JSONValue] {
+        try await page(query, lang: lang, limit: limit, engine: engine)?["results"]?.arrayValue ?? []
+    }
+
+    func page(_ query: String, lang: String = "en", limit: Int = 10, engine: EngineProcess? = nil) async throws -> JSONValue? {
+        let target = try engine ?? Self.engine.get()
+        return await target.result(SearchQueryRequest(query: query, lang: lang, limit: limit))
+    }
+
+    func names(_ results: [JSONValue]) -> [String] { results.compactMap { $0["scientificName"]?.stringValue } }
+
+    /// Top-1, top-3 and MRR over the judgment set must stay at or above what this engine reached
+    /// when it was set (top-1 0.874, top-3 0.932, MRR 0.904; `BENCHMARKS.md`), a little below so
+    /// that only a regression fails. Judgments whose taxa the database lacks are pending.
+    @Test func judgmentSetStaysAboveItsThresholds() async throws {
+        let engine = try Self.engine.get()
+        let file = EngineBinary.repositoryRoot.appendingPathComponent("bench/judgments/embedded.tsv")
+        let rows = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        var ids: [String: Set<Int64>] = [:]
+        for name in Set(rows.flatMap { $0[2].split(separator: "|").map(String.init) }) {
+            let found = await engine.result(SearchQueryRequest(query: name, limit: 20))?["results"]?.arrayValue ?? []
+            ids[name] = Set(found.filter { $0["scientificName"]?.stringValue == name }.compactMap { $0["id"]?.int64Value })
+        }
+        var ranks: [Int] = []
+        var misses: [String] = []
+        for row in rows {
+            let right = row[2].split(separator: "|").reduce(into: Set<Int64>()) { $0.formUnion(ids[String($1)] ?? []) }
+            guard !right.isEmpty else { continue }
+            let found = try await results(row[1], lang: row[0], limit: 10).compactMap { $0["id"]?.int64Value }
+            let rank = (found.firstIndex { right.contains($0) } ?? -1) + 1
+            ranks.append(rank)
+            if rank != 1 { misses.append("\(row[0]) \(row[1]): \(rank)") }
+        }
+        let n = Double(ranks.count)
+        let top1 = Double(ranks.count { $0 == 1 }) / n, top3 = Double(ranks.count { $0 > 0 && $0 <= 3 }) / n
+        let mrr = ranks.reduce(0.0) { $0 + ($1 > 0 ? 1 / Double($1) : 0) } / n
+        #expect(ranks.count >= 800, "judged \(ranks.count) of \(rows.count)")
+        #expect(top1 >= 0.85, "top-1 \(top1); first misses: \(misses.prefix(20))")
+        #expect(top3 >= 0.91, "top-3 \(top3)")
+        #expect(mrr >= 0.88, "MRR \(mrr)")
+    }
+
+    /// The word a name is about comes first: `Wal` finds whales before the whale shark and the
+    /// walrus; the cat before its flea.
+    @Test func headsRankAboveModifiers() async throws {
+        let wal = try await results("Wal", lang: "de", limit: 50)
+        let blauwal = try #require(wal.firstIndex { $0["scientificName"] == "Balaenoptera musculus" })
+        let walhai = try #require(wal.firstIndex { $0["scientificName"] == "Rhincodon typus" })
+        #expect(blauwal < 3, "\(names(wal))")
+        #expect(blauwal < walhai, "\(names(wal))")
+        #expect(wal[blauwal]["matchTier"] == "whole-word", "a compound part is a whole word")
+        for (query, lang, meant, notBefore) in [
+            ("chat", "fr", "Felis catus", "Ctenocephalides felis"), ("gato", "es", "Felis catus", "Ctenocephalides felis"),
+            ("éléphant", "fr", "Loxodonta africana", "Gnathonemus petersii"), ("baleine", "fr", "Balaenoptera musculus", "Rhincodon typus"),
+            ("ballena", "es", "Balaenoptera musculus", "Rhincodon typus"), ("Hund", "de", "Canis familiaris", "Rosa canina"),
+            ("Katze", "de", "Felis catus", "Ctenocephalides felis"), ("elephant", "en", "Elephas maximus", "Macroscelides proboscideus"),
+        ] {
+            let found = names(try await results(query, lang: lang, limit: 50))
+            let a = try #require(found.firstIndex(of: meant), "\(query): \(found)")
+            #expect(found.firstIndex(of: notBefore).map { a < $0 } ?? true, "\(query): \(found)")
+            #expect(a < 3, "\(query): \(found)")
+        }
+    }
+
+    /// The language asked is the language searched; others only when it finds nothing whole, and
+    /// the answer says so. Folding accents never carries a word into another language.
+    @Test func theLanguageAskedIsSearched() async throws {
+        let chene = try await results("chêne", lang: "fr", limit: 20)
+        #expect(chene.first?["scientificName"]?.stringValue?.hasPrefix("Quercus") == true, "\(names(chene))")
+        #expect(chene.allSatisfy { $0["matchedLang"] == nil || $0["matchedLang"] == "fr" }, "no German diminutives: \(chene.map { $0["matchedName"] ?? .null })")
+        let hai = try await results("Hai", lang: "de", limit: 20)
+        #expect(hai.allSatisfy { $0["matchedLang"] == nil || $0["matchedLang"] == "de" }, "\(hai.map { $0["matchedName"] ?? .null })")
+        let own = try await page("Hai", lang: "de")
+        #expect(own?["otherLanguages"] == false)
+        // Nothing in English holds `Hund`: the German names answer, and the page says so.
+        let hund = try await page("Hund", lang: "en")
+        #expect(hund?["otherLanguages"] == true)
+        #expect(hund?["results"]?.arrayValue?.first?["matchedLang"] == "de")
+        // `Bär` never finds the French "Bar commun" through its folded form.
+        let bar = try await results("Bär", lang: "en", limit: 100)
+        #expect(!names(bar).contains("Dicentrarchus labrax"), "\(names(bar))")
+    }
+
+    /// Child words, clipped words and joined compounds, read through the lexicon.
+    @Test func everydayWordsReadThroughTheLexicon() async throws {
+        for (query, lang, meant) in [
+            ("puppy", "en", "Canis familiaris"), ("kitty", "en", "Felis catus"), ("bunny", "en", "Oryctolagus cuniculus"),
+            ("hippo", "en", "Hippopotamus amphibius"), ("Kätzchen", "de", "Felis catus"), ("chiot", "fr", "Canis familiaris"),
+            ("gatito", "es", "Felis catus"), ("honeybees", "en", "Apis mellifera"), ("honey bees", "en", "Apis mellifera"),
+        ] {
+            let found = try await results(query, lang: lang, limit: 3)
+            #expect(names(found).contains(meant), "\(query): \(names(found))")
+        }
+        let puppy = try await results("puppy", lang: "en", limit: 1).first
+        #expect(puppy?["readAs"] == "dog" && puppy?["matchedName"] == "Dog" && puppy?["matchType"] == "common", "\(String(describing: puppy))")
+        // Clipped words also start a head: `rhino` finds the rhinoceroses first.
+        let rhino = try await results("rhino", lang: "en", limit: 3)
+        #expect(rhino.allSatisfy { ($0["matchedName"]?.stringValue ?? "").lowercased().contains("rhinoceros") }, "\(names(rhino))")
+    }
+
+    /// A word of the language is never corrected into another; unknown words still are.
+    @Test func typosAreGuardedByRealWords() async throws {
+        for (query, lang, wrong) in [("puppy", "en", "Papaver rhoeas"), ("kitty", "en", "Craseonycteris thonglongyai"), ("bunny", "en", "Boletus edulis"),
+                                     ("pony", "en", "Trachemys scripta"), ("Schaf", "de", "Blattella germanica"), ("gallina", "es", "Balaenoptera musculus")] {
+            let found = try await page(query, lang: lang, limit: 20)
+            let answered = names(found?["results"]?.arrayValue ?? [])
+            #expect(!answered.contains(wrong), "\(query)")
+            #expect(found?["results"]?.arrayValue?.contains { $0["matchTier"] == "fuzzy" } != true, "\(query): no typo of a real word")
+        }
+        let typo = try await page("elefnt", lang: "en")
+        #expect(typo?["fuzzy"] == true && typo?["results"]?.arrayValue?.isEmpty == false)
+        // A word of another language is no typo: `elefant` finds the German names.
+        let german = try await page("elefant", lang: "en")
+        #expect(german?["fuzzy"] == false && german?["otherLanguages"] == true)
+    }
+
+    /// Spellings, hyphens, spaces and closed compounds; and partial matches when no taxon holds
+    /// every word.
+    @Test func variantsAndPartialMatches() async throws {
+        for (query, meant) in [("gray wolf", "Canis lupus"), ("grey whale", "Eschrichtius robustus"), ("sea horse", "Hippocampus"),
+                               ("blue footed booby", "Sula nebouxii"), ("redeyed treefrog", "Agalychnis callidryas")] {
+            #expect(names(try await results(query, limit: 3)).contains(meant), "\(query)")
+        }
+        let raccoon = try await page("spotted raccoon")
+        #expect(raccoon?["partial"] == true)
+        let first = raccoon?["results"]?.arrayValue?.first
+        #expect(first?["scientificName"] == "Procyon lotor" && first?["matchTier"] == "partial", "\(String(describing: first))")
+        // Every word found together is no partial match.
+        #expect(try await page("polar bear")?["partial"] == false)
+    }
+
+    /// Prominence orders a tier, viruses and samples go below organisms, a group's best-known
+    /// matching members follow it, and autocomplete ranks by the same score.
+    @Test func prominenceGroupsAndAutocomplete() async throws {
+        let database = try Fixtures.buildDatabase(Self.mammals + """
+            order Carnivora
+            family Ursidae
+              name en Bears
+            genus Ursus
+            species Ursus maritimus
+              name en Polar bear
+              name de Eisbär
+              name fr Ours polaire
+              name es Oso polar
+            species Ursus arctos
+              name en Brown bear
+              name de Braunbär
+            genus Tremarctos
+            species Tremarctos ornatus
+              name en Spectacled bear
+            family Felidae
+              name en Cats
+            genus Felis
+            species Felis margarita
+              name en Sand cat
+            species Felis catus
+              name en Domestic cat
+              trait domestic: yes
+            species Felis chaus
+              name en Jungle cat
+            order Tardigrada
+            family Milnesiidae
+            genus Milnesium
+            species Milnesium tardigradum
+              name en Water bear
+            domain Viruses
+            kingdom Orthornavirae
+            phylum Pisuviricota
+            class Pisoniviricetes
+            order Nidovirales
+            family Coronaviridae
+            genus Alphacoronavirus
+            species Bear alphacoronavirus
+            """)
+        let engine = try EngineProcess(["--database", database.path])
+        let cat = try await results("cat", engine: engine)
+        #expect(Array(names(cat).prefix(2)) == ["Felidae", "Felis catus"], "the group, then its best-known member (domestic): \(names(cat))")
+        let bear = try await results("bear", engine: engine)
+        #expect(names(bear).first == "Ursidae", "\(names(bear))")
+        // The group's members follow it, best known first, before the tardigrade.
+        #expect(Array(names(bear).prefix(4)) == ["Ursidae", "Ursus maritimus", "Ursus arctos", "Tremarctos ornatus"], "\(names(bear))")
+        // The virus is a whole-word match, below every organism.
+        #expect(names(bear).last == "Bear alphacoronavirus", "\(names(bear))")
+        let scores = bear.compactMap { $0["relevanceScore"]?.doubleValue }
+        #expect(scores == scores.sorted(by: >) && Set(scores).count == scores.count, "scores fall strictly: \(scores)")
+        // Autocomplete: the best-known first.
+        let suggestions = await engine.result(SearchAutocompleteRequest(prefix: "b", limit: 3))?["suggestions"]?.arrayValue ?? []
+        #expect(!suggestions.contains { $0["text"] == "Bear alphacoronavirus" }, "\(suggestions)")
+        let embedded = try Self.engine.get()
+        let l = (await embedded.result(SearchAutocompleteRequest(prefix: "l", limit: 20))?["suggestions"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }
+        let lion = try #require(l.firstIndex(of: "Lion"), "\(l)")
+        #expect(lion < (l.firstIndex(of: "L. lactis") ?? 99), "\(l)")
+    }
+
+    /// A database of the specification's tables alone gets heads and prominence at import, and
+    /// ranks by them: "Blauwal" before "Walhai" needs the compound split.
+    @Test func importBuildsTheRankingTables() async throws {
+        let source = try Fixtures.buildDatabase(Self.mammals + """
+            order Artiodactyla
+            family Balaenopteridae
+            genus Balaenoptera
+            species Balaenoptera musculus
+              name de Blauwal
+            class Elasmobranchii
+            order Orectolobiformes
+            family Rhincodontidae
+            genus Rhincodon
+            species Rhincodon typus
+              name de Walhai
+            """)
+        try HostileFiles.sqlite(source, HostileFiles.dropExtensions + "VACUUM;")
+        #expect(try EmbeddedDatabaseTests.query("SELECT count(*) FROM sqlite_master WHERE name IN ('name_heads', 'taxon_prominence')", source).first == "0")
+        let importer = try await ReferenceTests.importing(source, name: "ranking")
+        let wal = try await results("Wal", lang: "de", engine: importer)
+        #expect(names(wal) == ["Balaenoptera musculus", "Rhincodon typus"], "\(names(wal))")
+    }
+}
