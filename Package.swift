@@ -89,6 +89,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Bench only: STOLClient's cost beside a hand-written line loop on the same pipes
+        // (`bench/run.py --only client`). Not a product: nothing ships it.
+        .executableTarget(
+            name: "stol-client-bench",
+            dependencies: ["STOLClient", "STOLInProcess", "STOLProtocol", .product(name: "Logging", package: "swift-log")]),
         // What the test targets share: the one pipe reader, the one seeded generator, the binary
         // and its fixtures, and the in-process client.
         .target(
