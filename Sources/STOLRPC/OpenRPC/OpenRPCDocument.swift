@@ -4,7 +4,7 @@ import STOLProtocol
 ///
 /// The document's prose (summaries, descriptions, examples, result schemas, error catalogue) is
 /// written by people; what the Swift types say is generated into it: which methods exist, each
-/// method's params (names and requiredness from its `Params` type; a documented schema is kept,
+/// method's params (names and requiredness from its request type; a documented schema is kept,
 /// an undocumented param gets the schema its type reveals; integer ranges, `minimum` and
 /// `maximum`, come from `BoundedParams`) and its ordering (`x-ordering`).
 public enum OpenRPCDocument {
