@@ -83,6 +83,11 @@ public enum Fixtures {
 
         """
 
+    /// The rows of an NCBI taxdump file (`nodes.dmp`, `names.dmp`) in its `\t|\t` layout.
+    public static func taxdump(_ rows: [[String]]) -> String {
+        rows.map { $0.joined(separator: "\t|\t") + "\t|\n" }.joined()
+    }
+
     /// Writes `text` as a `.taxa` source plus dataset.info, builds it, and returns the database.
     public static func buildDatabase(_ text: String = taxa, extraArguments: [String] = []) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stol-fixture-\(UUID().uuidString)")

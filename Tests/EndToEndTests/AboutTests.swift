@@ -1,8 +1,8 @@
 import Foundation
-import STOLRPC
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// `about` over the real binary, on the embedded database and on a fixture.
 @Suite struct AboutTests {

@@ -4,12 +4,12 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
 import STOLJSON
+import STOLProtocol
+import STOLRPC
+import STOLTestSupport
 import Synchronization
 import Testing
-import STOLProtocol
-import STOLTestSupport
 
 /// A client that stops reading stdout for a sustained period while it keeps sending requests
 /// with large answers: the engine stops reading once its output budget is full, its memory stays

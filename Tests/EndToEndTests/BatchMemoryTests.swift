@@ -4,12 +4,12 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
 import STOLJSON
+import STOLProtocol
+import STOLRPC
+import STOLSupport
 import STOLTestSupport
 import Testing
-import STOLSupport
-import STOLProtocol
 
 /// A flood of large batches against the real binary: each request of a batch counts against the
 /// running-request limit and a batch over the entry cap is refused with one typed error, so the

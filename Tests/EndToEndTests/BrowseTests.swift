@@ -1,9 +1,9 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 @Suite(.serialized) struct BrowseTests {
     static let database = Result { try Fixtures.buildDatabase() }

@@ -1,9 +1,9 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// The photographs that ship with the engine, over the real binary and the embedded database:
 /// each served for its taxon with its credits, in both sizes, by lists of ids; bad sizes and

@@ -1,9 +1,9 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// `build-db --dwca` and `--coldp` through the real binary, and the databases they make served
 /// over stdio: lineages, synonyms, common names by language, homonyms told apart.

@@ -1,8 +1,8 @@
 import Foundation
 import STOLJSON
 import STOLProtocol
-import STOLTestSupport
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// `taxon/children` with `sort: "common"`: a level in the child's language, paged through the real

@@ -1,9 +1,9 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// `compare/*` over the real binary, on the fixture database and on the embedded one.
 @Suite(.serialized) struct CompareTests {

@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// SIGKILL while the engine both imports a signed database and applies a burst of favourites
 /// changes: after every restart the favourites file is intact and holds every acknowledged

@@ -1,8 +1,8 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
+import Testing
 
 /// Damage is always reported, never silent or internal: a damaged `settings.json`, corrupt pages
 /// in an installed reference database, and one damaged media pack among healthy ones.

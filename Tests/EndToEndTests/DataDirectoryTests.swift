@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// The data directory is the user's: the real binary touches nothing outside it (decoys behind
 /// links and a shared `tmp/` stay byte-identical), keeps every acknowledged favourite in the one

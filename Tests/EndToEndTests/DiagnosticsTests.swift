@@ -1,6 +1,6 @@
 import Foundation
-import STOLRPC
 import STOLJSON
+import STOLRPC
 import Testing
 
 #if canImport(Glibc)

@@ -1,9 +1,9 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// The database that ships inside the engine: what it covers, that the engine serves it with no
 /// arguments, and that it is exactly what its sources build.

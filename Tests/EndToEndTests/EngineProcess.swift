@@ -4,10 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Synchronization
 import STOLJSON
 import STOLProtocol
 import STOLTestSupport
+import Synchronization
 
 /// The real `stol-engine` binary as a child process, over real pipes: requests built from the
 /// protocol's contracts (`send`, `result`, `call`), raw lines for what no contract can say

@@ -1,7 +1,7 @@
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
+import Testing
 
 /// A burst of favourites changes replayed on a model, for the SIGKILL tests: which stored states
 /// a restart may find, given the answers that arrived before the kill.

@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// Favourites over the real binary: every method, persistence across restarts, the damaged-file
 /// path, and SIGKILL in the middle of a burst of changes.

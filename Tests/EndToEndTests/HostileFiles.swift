@@ -4,9 +4,9 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
 import STOLJSON
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
 
 // A generator of hostile `.stol` and `.stolmedia` files, built byte by byte from the format in

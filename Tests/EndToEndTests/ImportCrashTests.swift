@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// SIGKILL in the middle of imports: after every restart the reference database is exactly the
 /// old one or exactly the new one, never a partial file, and no temporary file survives.

@@ -1,8 +1,8 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
+import Testing
 
 /// Large answers do not stay in memory once written: 15,000 favourites listed again and again
 /// keep the engine's resident memory flat (each list is 1.1 MB of JSON; before the fix every

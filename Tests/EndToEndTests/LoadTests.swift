@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// Many thousands of mixed requests in flight while the reference database is switched on and
 /// off: every request is answered exactly once, every answer is one the database it could have

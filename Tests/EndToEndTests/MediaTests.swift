@@ -1,9 +1,9 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// Minimal valid PNGs written in code: RGB, 8 bits, one stored (uncompressed) deflate block.
 enum TestPNG {

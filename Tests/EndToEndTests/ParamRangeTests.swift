@@ -2,8 +2,8 @@ import Foundation
 import STOLJSON
 import STOLMCP
 import STOLProtocol
-import STOLTestSupport
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// Numbers out of range and language tags as an operating system hands them over, through the

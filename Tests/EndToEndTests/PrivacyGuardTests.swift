@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import STOLProtocol
 import STOLTestSupport
+import Testing
 
 /// The engine is offline by design: these tests fail if the built binary links or calls any
 /// networking API.

@@ -1,9 +1,9 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// The signed reference database over the real binary: the CLI tools, import with progress,
 /// switching and delete, every error kind with a crafted file, cancellation, restart recovery,

@@ -1,8 +1,8 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
+import Testing
 
 /// Databases other than the engine's own current builds: the specification's tables without the
 /// engine's extensions (served read-only through a cache), and databases in the layout of earlier

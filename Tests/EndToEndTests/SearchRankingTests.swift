@@ -1,9 +1,9 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// Tiers, inflections, compounds, accents, filters, listing, cursors and autocomplete of
 /// `search/query` and `search/autocomplete`, over the real binary on the embedded database.

@@ -1,8 +1,8 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
+import Testing
 
 /// `search/query` and `search/autocomplete` over the real binary on the embedded database.
 @Suite(.serialized) struct SearchTests {

@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// Several engines on one data directory (issue 21): favourites written by any engine are seen by
 /// all and announced to every client unasked; imports, switches and deletes take turns through a

@@ -1,8 +1,8 @@
 import Foundation
 import STOLJSON
 import STOLProtocol
-import STOLTestSupport
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// What a species page gains from `build-db`, through the real binary over real pipes:
@@ -10,7 +10,7 @@ import Testing
 /// introductions checked against wrong links), NCBI's named subspecies ("dog"), and names merged
 /// from other sources with their conflicts reported. Every text here is the tests' own.
 @Suite(.serialized) struct SpeciesContentTests {
-    static func dmp(_ rows: [[String]]) -> String { rows.map { $0.joined(separator: "\t|\t") + "\t|\n" }.joined() }
+    static let dmp = Fixtures.taxdump
 
     /// A small NCBI taxdump: wolves and dogs, cats, gannets and mulberries (the genus *Morus* in
     /// two kingdoms), the plant genus *Oenanthe* (a bird genus elsewhere).

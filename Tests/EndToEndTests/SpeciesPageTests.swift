@@ -1,10 +1,10 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import STOLTestSupport
-import Testing
 import STOLMCP
 import STOLProtocol
+import STOLRPC
+import STOLTestSupport
+import Testing
 
 /// A species page over the real binary and the embedded database: facts in the asked language,
 /// a group and its species told apart (search, detail, MCP), and the page in one call.

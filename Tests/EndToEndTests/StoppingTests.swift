@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// How the real binary ends: SIGTERM, SIGINT and SIGHUP stop it gracefully (an import in flight
 /// is cancelled and answered, its temporary files removed, favourites left whole on disk, exit

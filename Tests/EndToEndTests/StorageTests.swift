@@ -1,8 +1,8 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
+import Testing
 
 /// `storage/report` over the real binary.
 @Suite struct StorageTests {

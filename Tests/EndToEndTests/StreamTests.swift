@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
 
 /// The engine at the ends of its pipes: a client that stops reading, and one that goes away.
 @Suite(.serialized) struct StreamTests {

@@ -1,12 +1,13 @@
 import Foundation
 import Logging
-import STOLRPC
-import STOLJSON
-import Testing
-@testable import STOLEngine
 import STOLClient
+import STOLJSON
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
+
+@testable import STOLEngine
 
 /// protocol/openrpc.json must describe exactly the methods the engine serves.
 @Suite struct ProtocolDocumentTests {

@@ -4,6 +4,7 @@ import STOLEngine
 import STOLJSON
 import STOLTestSupport
 import Testing
+
 @testable import STOLMCP
 
 /// The tools' output schemas, made from the OpenRPC document, are what MCP requires of one: an

@@ -1,9 +1,9 @@
+import STOLProtocol
 import STOLSupport
 import STOLTestSupport
 import Testing
 
 @testable import STOLPipeline
-import STOLProtocol
 
 extension ImporterTests {
     /// `Array(count:inTwoHalves:)` makes the array a map over the indexes makes, calling the

@@ -1,10 +1,10 @@
 import Foundation
+import STOLProtocol
 import STOLSupport
 import STOLTestSupport
 import Testing
 
 @testable import STOLPipeline
-import STOLProtocol
 
 extension ImporterTests {
     /// `BoundedQueue`, which hands zip chunks and relatives from a producer thread to the builder.

@@ -1,10 +1,10 @@
 import Foundation
+import STOLProtocol
 import STOLTestSupport
 import Testing
 import ZIPFoundation
 
 @testable import STOLEngine
-import STOLProtocol
 
 /// Small checklist packages written for one test: a folder of files, or the same files zipped.
 struct ChecklistFixture {

@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
+import STOLProtocol
 import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
 
 extension ImporterTests {
     /// What `DatabaseBuilder` writes beyond the importers: relatives found on a thread of their own,

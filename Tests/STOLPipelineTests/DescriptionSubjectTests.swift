@@ -1,10 +1,10 @@
 import Foundation
+import STOLProtocol
 import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
 
 extension ImporterTests {
     /// Whether a linked text is about its taxon. The texts are the tests' own words, shaped like the

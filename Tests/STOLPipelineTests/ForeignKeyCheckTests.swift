@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
-import STOLTestSupport
 
 extension ImporterTests {
     /// `ForeignKeyCheck` counts what `PRAGMA foreign_key_check` counts: on built databases with

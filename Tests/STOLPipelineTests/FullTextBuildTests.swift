@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
-import STOLTestSupport
 
 extension ImporterTests {
     /// The full-text tables built on the side (`DatabaseBuilder.FullTextBuild`) are, shadow table

@@ -1,10 +1,10 @@
 import Foundation
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
-import STOLTestSupport
 
 /// All importer and reader tests nest here, so `swift test --filter Importer` selects them.
 @Suite enum ImporterTests {}

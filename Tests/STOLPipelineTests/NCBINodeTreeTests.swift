@@ -1,9 +1,9 @@
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
-import STOLTestSupport
 
 extension ImporterTests {
     /// `NCBITaxdumpImporter.NodeTree` resolves random node tables (roots, parents missing from

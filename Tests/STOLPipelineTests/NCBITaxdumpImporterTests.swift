@@ -1,16 +1,14 @@
 import Foundation
+import STOLProtocol
 import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
 
 extension ImporterTests {
     @Suite struct NCBITaxdump {
-        static func dmp(_ rows: [[String]]) -> String {
-            rows.map { $0.joined(separator: "\t|\t") + "\t|\n" }.joined()
-        }
+        static let dmp = Fixtures.taxdump
 
         static let nodes = dmp([
             ["1", "1", "no rank", "", "8"],

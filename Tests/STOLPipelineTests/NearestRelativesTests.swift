@@ -1,9 +1,9 @@
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
-import STOLTestSupport
 
 extension ImporterTests {
     /// `NearestRelatives`, which shares the walk above a genus among its species, gives every

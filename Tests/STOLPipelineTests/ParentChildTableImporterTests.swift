@@ -1,10 +1,10 @@
 import Foundation
+import STOLProtocol
 import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
 
 extension ImporterTests {
     @Suite struct ParentChildTable {

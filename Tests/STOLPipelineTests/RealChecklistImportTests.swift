@@ -1,10 +1,10 @@
 import Foundation
+import STOLProtocol
 import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
 
 /// Imports the real Darwin Core Archive and ColDP package from `../shared/data` (run with
 /// `--filter realData`).

@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
+import STOLProtocol
 import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
 
 /// Imports the real MDD and AviList files from `../shared/data` and builds one database from both.
 /// Not nested under `ImporterTests`: it takes a while, so it runs on its own (`--filter realData`).

@@ -1,9 +1,9 @@
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
-import STOLTestSupport
 
 extension ImporterTests {
     /// `NearestRelatives.nearest` keeps exactly what sorting every candidate and keeping `n` could keep.

@@ -1,8 +1,8 @@
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 @testable import STOLPipeline
-import STOLProtocol
-import STOLTestSupport
 
 extension ImporterTests {
     /// `TaxIDIndex` answers as a dictionary would, for ids in its flat array and beyond it.

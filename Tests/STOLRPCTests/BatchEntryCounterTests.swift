@@ -1,7 +1,8 @@
-import Testing
-@testable import STOLRPC
 import STOLJSON
 import STOLProtocol
+import Testing
+
+@testable import STOLRPC
 
 /// Counting a batch's entries without parsing it, so an oversized batch is refused before any
 /// value is built.

@@ -1,7 +1,8 @@
-import Testing
-@testable import STOLRPC
 import STOLJSON
 import STOLProtocol
+import Testing
+
+@testable import STOLRPC
 
 /// Integer ranges checked where params are decoded, and exact reading of JSON numbers.
 @Suite struct BoundedParamsTests {

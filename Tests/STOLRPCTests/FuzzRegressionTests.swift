@@ -1,6 +1,7 @@
-import Testing
-@testable import STOLRPC
 import STOLJSON
+import Testing
+
+@testable import STOLRPC
 
 /// Inputs the stdio fuzzer found; each once produced output that was not valid JSON-RPC.
 @Suite struct FuzzRegressionTests {

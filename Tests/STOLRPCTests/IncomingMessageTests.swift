@@ -1,7 +1,8 @@
-import Testing
-@testable import STOLRPC
 import STOLJSON
 import STOLProtocol
+import Testing
+
+@testable import STOLRPC
 
 @Suite struct IncomingMessageTests {
     func classify(_ text: String) throws -> IncomingMessage { IncomingMessage(try JSONParser.parse(Array(text.utf8))) }

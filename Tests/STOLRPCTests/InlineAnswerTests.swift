@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import STOLRPC
 import STOLJSON
 import STOLProtocol
 import STOLSupport
+import Testing
+
+@testable import STOLRPC
 
 /// `MethodTable.on(_:inline:_:)`: answers given on the intake thread without a task, and
 /// every case where the request must take the usual path instead.

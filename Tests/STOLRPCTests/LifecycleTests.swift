@@ -4,11 +4,12 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Testing
-@testable import STOLRPC
 import STOLJSON
 import STOLProtocol
 import STOLSupport
+import Testing
+
+@testable import STOLRPC
 
 /// How the server ends: `shutdown` and `exit` pipelined behind other requests, `stop` (what a
 /// signal does), and batches held to the running-request limit and the batch-size cap.

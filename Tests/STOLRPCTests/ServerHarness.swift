@@ -5,10 +5,11 @@ import Darwin
 #endif
 import Foundation
 import Logging
-@testable import STOLRPC
 import STOLJSON
 import STOLSupport
 import STOLTestSupport
+
+@testable import STOLRPC
 
 /// Runs a real `RPCServer` in-process over two pipes, the way stdio would connect it; its output
 /// is read by the tests' one pipe reader (`LineCollector`).

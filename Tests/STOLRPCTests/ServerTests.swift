@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import STOLRPC
 import STOLJSON
 import STOLProtocol
 import STOLSupport
+import Testing
+
+@testable import STOLRPC
 
 @Suite struct ServerTests {
     @Test func aSlowRequestIsOvertakenByAFastOne() async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import STOLSupport
 import STOLProtocol
+import STOLSupport
 
 /// `compare/taxa` and `compare/relatives`: from the in-memory tree when it is ready, from SQL
 /// otherwise; both ways give the same answers.

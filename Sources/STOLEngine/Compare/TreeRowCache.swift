@@ -1,5 +1,5 @@
-import STOLSupport
 import STOLProtocol
+import STOLSupport
 
 /// Taxa already read for the inner nodes of one database's in-memory tree, and the
 /// disambiguations already worked out: the clades most lineages and comparisons pass through

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import STOLSupport
 import STOLProtocol
+import STOLSupport
 
 /// An open, read-only taxonomy database with a small pool of connections, so that a long query
 /// never makes other reads wait.

@@ -1,6 +1,6 @@
 import Foundation
-import STOLSupport
 import STOLProtocol
+import STOLSupport
 
 /// Engines sharing a data directory (a GUI and a shell pipe, two windows): each follows the
 /// others' changes without a restart.

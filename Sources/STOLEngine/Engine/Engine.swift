@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import STOLSupport
 import STOLProtocol
+import STOLSupport
 
 /// The engine: every service, wired together. `methods()` (in `Methods/`) exposes them.
 public final class Engine: Sendable {

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Logging
-import STOLSupport
 import STOLProtocol
+import STOLSupport
 
 /// The favourites: the file plus an in-memory copy of its ids, so `contains` and `count` never
 /// read the table.

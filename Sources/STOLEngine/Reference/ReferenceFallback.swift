@@ -1,5 +1,4 @@
 import Foundation
-
 import STOLProtocol
 
 extension ReferenceFallback {

@@ -1,6 +1,6 @@
 import Foundation
-import STOLProtocol
 import Logging
+import STOLProtocol
 
 #if canImport(Glibc)
 import Glibc

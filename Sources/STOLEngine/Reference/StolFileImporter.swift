@@ -1,7 +1,7 @@
 import CZlib
 import Foundation
-import STOLProtocol
 import GRDB
+import STOLProtocol
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
-import STOLSupport
 import STOLProtocol
+import STOLSupport
 
 /// The taxa of one database read most recently, by id and language, as `taxon/get` answers them
 /// and search results show them.

@@ -1,6 +1,4 @@
 import STOLJSON
-
-import STOLJSON
 /// A request id as the client wrote it: a string, a number (kept verbatim) or null.
 public enum RequestID: Sendable, Hashable, CustomStringConvertible {
     case string(String)

@@ -1,6 +1,6 @@
-import STOLSupport
 import STOLJSON
 import STOLProtocol
+import STOLSupport
 
 /// Sends `$/progress` notifications for one request that asked for them with a progress token.
 ///

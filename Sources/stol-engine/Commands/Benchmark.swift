@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import STOLEngine
-import STOLRPC
 import STOLJSON
+import STOLRPC
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

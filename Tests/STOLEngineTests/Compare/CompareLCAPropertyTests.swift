@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import STOLEngine
 import STOLProtocol
 import STOLTestSupport
+import Testing
+
+@testable import STOLEngine
 
 /// TreeIndex + LCAIndex against a naive parent walk, on seeded random trees of many shapes.
 @Suite struct CompareLCAPropertyTests {

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import STOLEngine
 import STOLProtocol
 import STOLTestSupport
+import Testing
+
+@testable import STOLEngine
 
 /// The compare service on random taxonomies built by the real pipeline: in-memory and SQL answers
 /// agree, stored relatives equal computed ones, and both equal a brute-force search.

@@ -1,10 +1,11 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
-@testable import STOLEngine
 import STOLProtocol
+import STOLRPC
 import STOLTestSupport
+import Testing
+
+@testable import STOLEngine
 
 /// `taxon/ancestors` and `taxon/lineages` from the in-memory tree answer what the SQL walk answers,
 /// homonyms included; `compare/taxa` and the bulk lineages write the JSON `JSONEncoder` would.

@@ -1,7 +1,7 @@
+import STOLProtocol
 import Testing
 
 @testable import STOLEngine
-import STOLProtocol
 
 /// Trait deltas and similarity: free-text values compared as normalised terms.
 struct TraitComparisonTests {

@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
-import STOLTestSupport
 
     /// `IndexContentCheck` finds what `integrity_check(T)` finds beyond `quick_check(T)`: on built
     /// databases, on indexes broken each way one can be (an entry missing, one too many, a wrong

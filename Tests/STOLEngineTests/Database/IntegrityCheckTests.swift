@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
+import STOLProtocol
 import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
-import STOLProtocol
 
 /// `IntegrityCheck`, the check `database/import` and `build-db` run: a sound file passes and a
 /// damaged index is found whatever the digests' seed, the seed changes every digest, and an

@@ -1,7 +1,8 @@
 import GRDB
-import Testing
-@testable import STOLEngine
 import STOLProtocol
+import Testing
+
+@testable import STOLEngine
 
 /// `SQLiteLibrary`'s settings are the process's: once a connection has been opened they can no
 /// longer change, and asking says so instead of failing later.

@@ -1,7 +1,8 @@
 import GRDB
-import Testing
-@testable import STOLEngine
 import STOLProtocol
+import Testing
+
+@testable import STOLEngine
 
 /// `SchemaExtensions.fillSearchIndex` keeps each folded name once per taxon and language, whether
 /// the taxon has a few names or thousands, and trims names only where there is whitespace to trim.

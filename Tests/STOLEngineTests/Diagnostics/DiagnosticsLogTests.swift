@@ -1,10 +1,10 @@
 import Foundation
 import Logging
+import STOLProtocol
 import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
-import STOLProtocol
 
 /// The diagnostics file: redaction, levels, rotation and the size cap; and About's source credits.
 @Suite struct DiagnosticsLogTests {

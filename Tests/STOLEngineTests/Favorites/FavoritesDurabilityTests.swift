@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import STOLProtocol
 import Testing
 
 @testable import STOLEngine
-import STOLProtocol
 
 extension FavoritesTests {
     /// The file holds every acknowledged change by itself, a log SQLite would cut short is caught,

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
+import STOLProtocol
 import Testing
 
 @testable import STOLEngine
-import STOLProtocol
 
 extension FavoritesTests {
     @Suite struct ServiceTests {

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 import Logging
+import STOLProtocol
 import Testing
 
 @testable import STOLEngine
-import STOLProtocol
 
 /// All favourites unit tests nest here, so `swift test --filter Favorites` selects them.
 @Suite enum FavoritesTests {}

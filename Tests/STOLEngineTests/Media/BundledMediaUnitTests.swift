@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import STOLEngine
 import STOLProtocol
+import Testing
+
+@testable import STOLEngine
 
 /// The bundled photographs as the engine reads them, how each finds its taxon, and how a size
 /// picks among a taxon's images.

@@ -1,10 +1,10 @@
 import Foundation
+import STOLProtocol
 import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
 
 /// The media pack format: image headers, the manifest, pack ids, and packs read back through
 /// the shared importer.

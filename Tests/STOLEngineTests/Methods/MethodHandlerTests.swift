@@ -1,13 +1,13 @@
 import Foundation
 import Logging
-import STOLRPC
+import STOLClient
 import STOLJSON
+import STOLProtocol
+import STOLRPC
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
-import STOLClient
-import STOLProtocol
-import STOLTestSupport
 
 /// The method handlers, driven in-process through their typed contracts on the embedded
 /// database: the same decoding, encoding and errors as over stdio, without a process.

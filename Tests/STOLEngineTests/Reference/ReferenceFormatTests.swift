@@ -1,10 +1,10 @@
 import Foundation
+import STOLProtocol
 import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
 
 /// The `.stol` header, libsodium signing and hashing, and the packer read back by the importer.
 @Suite struct ReferenceFormatTests {

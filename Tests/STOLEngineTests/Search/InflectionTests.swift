@@ -1,6 +1,7 @@
-import Testing
-@testable import STOLEngine
 import STOLProtocol
+import Testing
+
+@testable import STOLEngine
 
 @Suite struct InflectionTests {
     @Test func singularsAndPluralsMeetInTheirLanguage() {

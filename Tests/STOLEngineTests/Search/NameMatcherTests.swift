@@ -1,6 +1,7 @@
-import Testing
-@testable import STOLEngine
 import STOLProtocol
+import Testing
+
+@testable import STOLEngine
 
 @Suite struct NameMatcherTests {
     func tier(_ query: String, _ name: String, _ lang: String? = "en") throws -> MatchTier? {

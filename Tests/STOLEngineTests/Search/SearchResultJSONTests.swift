@@ -1,9 +1,10 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
-@testable import STOLEngine
 import STOLProtocol
+import STOLRPC
+import Testing
+
+@testable import STOLEngine
 
 /// Search results write the same bytes `JSONEncoder` wrote before `JSONWritable`.
 @Suite struct SearchResultJSONTests {

@@ -1,7 +1,8 @@
 import GRDB
-import Testing
-@testable import STOLEngine
 import STOLProtocol
+import Testing
+
+@testable import STOLEngine
 
 /// The typo stage's close words (`WordVocabulary.closeWords`, through any trigram or through the
 /// pigeonhole pieces) are every vocabulary word within the edit limit, checked against all words

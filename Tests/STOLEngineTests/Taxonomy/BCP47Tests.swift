@@ -1,6 +1,7 @@
-import Testing
-@testable import STOLEngine
 import STOLProtocol
+import Testing
+
+@testable import STOLEngine
 
 /// Language tags in the forms an operating system hands an app.
 @Suite struct BCP47Tests {

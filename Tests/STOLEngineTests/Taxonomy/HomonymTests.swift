@@ -1,12 +1,12 @@
 import Foundation
-import STOLRPC
 import STOLJSON
+import STOLProtocol
+import STOLRPC
 import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
 @testable import STOLPipeline
-import STOLProtocol
 
 /// Taxa that share a scientific name carry a disambiguation in every browse answer; others do not.
 @Suite struct HomonymTests {

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
+import STOLProtocol
 import Testing
 
 @testable import STOLEngine
-import STOLProtocol
 
 /// The preferred common name of every taxon of the embedded database, in several languages, is
 /// the one the rule picks: the requested language, then its primary subtag, then English; a

@@ -1,6 +1,7 @@
-import Testing
-@testable import STOLEngine
 import STOLProtocol
+import Testing
+
+@testable import STOLEngine
 
 @Suite struct TaxonCacheTests {
     static func taxon(_ id: Int64, name: String = "Panthera leo") -> Taxon {

@@ -1,9 +1,10 @@
 import Foundation
-import STOLRPC
 import STOLJSON
-import Testing
-@testable import STOLEngine
 import STOLProtocol
+import STOLRPC
+import Testing
+
+@testable import STOLEngine
 
 /// The hand-written JSON of the browse answers is byte for byte what `JSONEncoder` writes.
 @Suite struct TaxonJSONTests {

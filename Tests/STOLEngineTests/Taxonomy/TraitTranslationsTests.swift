@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import STOLEngine
 import STOLProtocol
+import Testing
+
+@testable import STOLEngine
 
 /// The trait translation table: its format, how values are composed from their parts, and how
 /// much of the embedded database it translates.
