@@ -40,7 +40,7 @@ public actor MediaService {
     public nonisolated let directory: URL
     public nonisolated let importer: StolFileImporter
     private let logger: Logger
-    private var job: ImportJob?
+    private var slot = ImportSlot()
     private var open: [String: DatabaseQueue] = [:]
     /// The bundled photographs, read on first use; nil when they could not be read (logged).
     private var bundled: BundledMedia??
@@ -207,29 +207,23 @@ public actor MediaService {
     }
 
     /// Whether an import is running.
-    public var importRunning: Bool { job != nil }
+    public var importRunning: Bool { slot.isTaken }
 
+    /// Stops the running import at its next chunk; false when none is running.
     public func cancelImport() -> Bool {
-        guard let job else { return false }
-        job.cancel()
-        return true
+        slot.cancel()
     }
 
     /// Verifies, stages and installs a `.stolmedia`; a pack with the same id is replaced.
     public func importPack(from source: URL, report: @escaping StolFileImporter.Report) async throws(MediaError) -> MediaPack {
-        guard job == nil else { throw .importFailure(.importAlreadyInProgress) }
-        let job = ImportJob()
-        self.job = job
-        defer { self.job = nil }
-        if Task.isCancelled { throw .importFailure(.cancelled) }
-        let result = await importer.stage(source, job: job, report: report)
+        guard let job = slot.take() else { throw .importFailure(.importAlreadyInProgress) }
+        defer { slot.release() }
         let staged: StolFileImporter.Staged
-        do { staged = try result.get() } catch { throw .importFailure(error) }
+        do { staged = try await importer.stageUncancelled(source, job: job, report: report) } catch { throw .importFailure(error) }
         defer {
             unlink(staged.stolCopy.path)
             unlink(staged.database.path)
         }
-        if job.isCancelled || Task.isCancelled { throw .importFailure(.cancelled) }
         report(0.92, ImportStep.installing.rawValue)
         let id = try await packID(of: staged.database)
         let destination = url(id)
