@@ -5,8 +5,8 @@
     python3 bench/run.py --only search   # one section (the others keep their last figures)
     python3 bench/run.py --smoke         # tiny sizes, embedded database only, no venv: for CI
 
-Sections: startup, throughput, search, searchquality, relevance, lineage, ete3, compare, import, memory,
-builddb, and scale (run only with `--only scale` or at smoke size: checklists of 8 M and 5 M usages).
+Sections: startup, throughput, client, search, searchquality, relevance, lineage, ete3, compare, import,
+memory, builddb, and scale (run only with `--only scale` or at smoke size: checklists of 8 M and 5 M usages).
 Prints a table and (except with --smoke) writes BENCHMARKS.md from the figures of every section,
 kept in bench/.cache/results.json so that `--only` refreshes one section without losing the rest.
 Large inputs live in bench/.cache/ (gitignored): mammals-birds.sqlite, opentree.sqlite (reused
@@ -30,7 +30,7 @@ MDD = os.path.join(SHARED, "mdd", "MDD_v2.1_6801species.csv.gz")
 AVILIST = os.path.join(SHARED, "avilist", "AviList-v2025-extended.csv.gz")
 OPENTREE_TABLE = os.path.join(SHARED, "opentree", "nodes.tsv.gz")
 NCBI_DIR = os.path.join(SHARED, "ncbi")
-SECTIONS = ["startup", "throughput", "search", "searchquality", "relevance", "lineage", "ete3", "compare", "import", "memory", "builddb", "scale"]
+SECTIONS = ["startup", "throughput", "client", "search", "searchquality", "relevance", "lineage", "ete3", "compare", "import", "memory", "builddb", "scale"]
 # Run only when asked (`--only scale`, about 20 minutes) or at smoke size with --smoke.
 ON_REQUEST = {"scale"}
 
@@ -330,6 +330,40 @@ def section_throughput(smoke):
             "notes": [f"{len(sample and json.dumps(sample))} bytes of taxon JSON per answer; requests written by a thread while the answers are read.",
                       "`taxon/get` is answered on the engine's intake thread when nothing needs waiting for (ARCHITECTURE.md, step 5); "
                       "the engine and its floor alternate, runs apart."]}
+
+
+def section_client(smoke):
+    """STOLClient (the Swift client library) beside a hand-written line loop on the same spawned
+    engine, and with the engine in process; `stol-client-bench` measures all three in one run."""
+    bench = os.path.join(os.path.dirname(ENGINE), "stol-client-bench")
+    if not os.path.exists(bench):
+        raise RuntimeError(f"no {bench}: swift build -c release --product stol-client-bench --scratch-path .build-rel")
+    ids = random_ids(EMBEDDED_DB, 1000)
+    work = tempfile.mkdtemp(prefix="stol-bench-client-")
+    id_file = os.path.join(work, "ids.txt")
+    with open(id_file, "w") as f:
+        f.write("\n".join(map(str, ids)))
+    round_trips, pipelined, runs = (200, 2000, 1) if smoke else (2000, 50000, 3)
+    _, out = sh([bench, "--engine", ENGINE, "--ids", id_file, "--round-trips", str(round_trips),
+                 "--pipelined", str(pipelined), "--runs", str(runs)])
+    shutil.rmtree(work, ignore_errors=True)
+    r = json.loads(out)
+    trips = {k: summary(v) for k, v in r["roundTripMs"].items()}
+    rates = {k: summary(v) for k, v in r["pipelinedPerSecond"].items()}
+    fmt = lambda s: f"{s['median']:,.0f} req/s (min {s['min']:,.0f}, max {s['max']:,.0f}, runs={s['n']})"
+    floor = "floor: hand-written line loop on the same spawned engine (one `write` per request, answers counted, not parsed)"
+    rows = []
+    for key, what in (("client", "STOLClient, spawned engine"), ("inProcess", "STOLClient, engine in process (`InProcessTransport`)")):
+        rows.append([f"{what}: `taxon/get` round trip, one call at a time", fmt_ms(trips[key]), floor, fmt_ms(trips["raw"]),
+                     ratio(trips[key]["median"], trips["raw"]["median"])])
+        rows.append([f"{what}: pipelined `taxon/get`, {pipelined:,} calls, {r['window']:,} in flight", fmt(rates[key]), floor, fmt(rates["raw"]),
+                     f"client ÷ floor = {rates[key]['median'] / rates['raw']['median']:.2f}"])
+    return {"rows": rows,
+            "notes": [f"`stol-client-bench` (a bench-only executable target): {round_trips:,} round trips after 200 warm-up calls and "
+                      f"{pipelined:,} pipelined calls, over {len(ids):,} ids of the embedded database, {runs} runs alternating the floor, "
+                      "the spawned client and the in-process client. The client encodes each request, decodes each answer into `Taxon`, "
+                      "and resumes the calling task from its reader thread; the floor does none of it. The in-process engine shares "
+                      "the bench's own process and cores."]}
 
 
 SCIENTIFIC_FORMS = {
@@ -1018,7 +1052,7 @@ HEADLINES = [
 ]
 
 TITLES = {
-    "startup": "1. Start-up", "throughput": "2. Protocol throughput", "search": "3. Search latency",
+    "startup": "1. Start-up", "throughput": "2. Protocol throughput", "client": "2b. Swift client (STOLClient)", "search": "3. Search latency",
     "searchquality": "3b. Search quality", "relevance": "3c. Search relevance", "lineage": "4. Lineage and LCA", "ete3": "4b. Lineage and LCA next to ete3", "compare": "5. compare/taxa and compare/relatives", "import": "6. Import",
     "memory": "7. Memory", "builddb": "8. build-db", "scale": "9. Scale: checklists the size of GBIF and Catalogue of Life",
 }

@@ -100,7 +100,6 @@ struct NameMatcher: Sendable {
         // accents. Inflections may change accents (Wolf, Wölfe; león, leones), so they are not
         // held to them, but in English, whose plurals keep the letters (`Wölfe` is no "wolves").
         if accented != nil, result.tier != .exact {
-            let lower = name.lowercased()
             let inflection = (result.tier == .inflected || result.tier == .exactInflected) && primary != "en"
             result.foldedOnly = !inflection && lacksAccents(name)
             result.accentMismatch = result.foldedOnly

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
@@ -164,7 +165,7 @@ import Testing
             INSERT INTO kv VALUES ('a', 1), ('b', 2);
             ANALYZE;
             """
-        let queue = try ImporterTests.IndexContentChecking.database(dir, "s.sqlite", sql)
+        let queue = try IndexContentChecking.database(dir, "s.sqlite", sql)
         try queue.close()
         let path = dir.url.appendingPathComponent("s.sqlite").path
         func matches() throws -> Bool {
