@@ -17,7 +17,11 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "STOLSupport", targets: ["STOLSupport"]),
+        .library(name: "STOLJSON", targets: ["STOLJSON"]),
+        .library(name: "STOLProtocol", targets: ["STOLProtocol"]),
         .library(name: "STOLRPC", targets: ["STOLRPC"]),
+        .library(name: "STOLClient", targets: ["STOLClient"]),
+        .library(name: "STOLInProcess", targets: ["STOLInProcess"]),
         .library(name: "STOLEngine", targets: ["STOLEngine"]),
         .library(name: "STOLPipeline", targets: ["STOLPipeline"]),
         .executable(name: "stol-engine", targets: ["stol-engine"]),
@@ -34,14 +38,20 @@ let package = Package(
         .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The lock type and the one way off the cooperative pool, shared by every target.
         .target(name: "STOLSupport"),
+        // JSON values, the strict parser, the one-line writer, `JSONWritable`: no dependencies.
+        .target(name: "STOLJSON"),
+        // The public protocol, shared by the engine and its clients (as swift-tools-protocols'
+        // LanguageServerProtocol is): the method contracts, the wire types, notifications and
+        // errors. Its base (`RPCRequest`, `MethodOrdering`, `RPCError`) is all STOLRPC uses of it.
+        .target(name: "STOLProtocol", dependencies: ["STOLJSON"]),
         .target(
             name: "STOLRPC",
-            dependencies: ["STOLSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["STOLSupport", "STOLJSON", "STOLProtocol", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "STOLEngine",
             dependencies: [
-                "STOLSupport", "STOLRPC", "CSodium", "CSQLiteSettings",
+                "STOLSupport", "STOLJSON", "STOLProtocol", "STOLRPC", "CSodium", "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -49,12 +59,22 @@ let package = Package(
             ] + zlibDependencies,
             resources: [.copy("Resources")]
         ),
+        // The Swift client: typed calls over a spawned engine (Foundation's Process), notifications
+        // as streams, and the specification's §10 service protocols. Links no GRDB and no engine.
+        .target(name: "STOLClient", dependencies: ["STOLSupport", "STOLJSON", "STOLProtocol", "STOLRPC"]),
+        // The engine inside the app's process, for STOLClient where spawning is not allowed (iOS).
+        .target(
+            name: "STOLInProcess",
+            dependencies: ["STOLSupport", "STOLClient", "STOLRPC", "STOLEngine", .product(name: "Logging", package: "swift-log")]),
+        // The Model Context Protocol front end (`stol-engine mcp`): read-only tools over the
+        // engine's typed method table.
+        .target(name: "STOLMCP", dependencies: ["STOLJSON", "STOLProtocol", "STOLRPC", "STOLEngine"]),
         // The offline build pipeline (checklist importers, the database builder, .stol and media
         // packing): linked by the executable's build-db and pack commands, not by the serving library.
         .target(
             name: "STOLPipeline",
             dependencies: [
-                "STOLSupport", "STOLEngine", "CSodium",
+                "STOLSupport", "STOLProtocol", "STOLEngine", "CSodium",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -64,16 +84,38 @@ let package = Package(
         .executableTarget(
             name: "stol-engine",
             dependencies: [
-                "STOLSupport", "STOLRPC", "STOLEngine", "STOLPipeline",
+                "STOLSupport", "STOLJSON", "STOLProtocol", "STOLRPC", "STOLEngine", "STOLMCP", "STOLPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC", "STOLSupport"]),
+        // Bench only: STOLClient's cost beside a hand-written line loop on the same pipes
+        // (`bench/run.py --only client`). Not a product: nothing ships it.
+        .executableTarget(
+            name: "stol-client-bench",
+            dependencies: ["STOLClient", "STOLInProcess", "STOLProtocol", .product(name: "Logging", package: "swift-log")]),
+        // What the test targets share: the one pipe reader, the one seeded generator, the binary
+        // and its fixtures, and the in-process client.
+        .target(
+            name: "STOLTestSupport",
+            dependencies: [
+                "STOLSupport", "STOLJSON", "STOLProtocol", "STOLRPC", "STOLClient", "STOLInProcess", "STOLEngine", "STOLPipeline",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(name: "STOLJSONTests", dependencies: ["STOLJSON"]),
+        .testTarget(name: "STOLClientTests", dependencies: ["STOLClient", "STOLInProcess", "STOLProtocol", "STOLJSON", "STOLTestSupport"]),
+        .testTarget(name: "STOLRPCTests", dependencies: ["STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport", "STOLTestSupport"]),
         .testTarget(
             name: "STOLEngineTests",
-            dependencies: ["STOLEngine", "STOLPipeline", "STOLRPC", "STOLSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLSupport"]),
+            dependencies: ["STOLEngine", "STOLPipeline", "STOLRPC", "STOLJSON", "STOLProtocol", "STOLSupport", "STOLClient", "STOLTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(
+            name: "STOLPipelineTests",
+            dependencies: [
+                "STOLPipeline", "STOLEngine", "STOLProtocol", "STOLJSON", "STOLSupport", "STOLTestSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
+        .testTarget(name: "STOLMCPTests", dependencies: ["STOLMCP", "STOLEngine", "STOLJSON", "STOLTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["STOLRPC", "STOLJSON", "STOLProtocol", "STOLMCP", "STOLSupport", "STOLTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,8 @@
     python3 bench/run.py --only search   # one section (the others keep their last figures)
     python3 bench/run.py --smoke         # tiny sizes, embedded database only, no venv: for CI
 
-Sections: startup, throughput, search, lineage, ete3, compare, import, memory, builddb.
+Sections: startup, throughput, client, search, searchquality, relevance, lineage, ete3, compare, import,
+memory, builddb, and scale (run only with `--only scale` or at smoke size: checklists of 8 M and 5 M usages).
 Prints a table and (except with --smoke) writes BENCHMARKS.md from the figures of every section,
 kept in bench/.cache/results.json so that `--only` refreshes one section without losing the rest.
 Large inputs live in bench/.cache/ (gitignored): mammals-birds.sqlite, opentree.sqlite (reused
@@ -29,7 +30,9 @@ MDD = os.path.join(SHARED, "mdd", "MDD_v2.1_6801species.csv.gz")
 AVILIST = os.path.join(SHARED, "avilist", "AviList-v2025-extended.csv.gz")
 OPENTREE_TABLE = os.path.join(SHARED, "opentree", "nodes.tsv.gz")
 NCBI_DIR = os.path.join(SHARED, "ncbi")
-SECTIONS = ["startup", "throughput", "search", "searchquality", "relevance", "lineage", "ete3", "compare", "import", "memory", "builddb"]
+SECTIONS = ["startup", "throughput", "client", "search", "searchquality", "relevance", "lineage", "ete3", "compare", "import", "memory", "builddb", "scale"]
+# Run only when asked (`--only scale`, about 20 minutes) or at smoke size with --smoke.
+ON_REQUEST = {"scale"}
 
 ARGS = None
 ENGINE = None
@@ -57,23 +60,30 @@ pid = os.fork()
 if pid == 0:
     os.execvp(sys.argv[2], sys.argv[2:])
 _, status, usage = os.wait4(pid, 0)
-open(sys.argv[1], "w").write(f"{time.perf_counter() - start} {usage.ru_maxrss * 1024} {os.waitstatus_to_exitcode(status)}")
+open(sys.argv[1], "w").write(f"{time.perf_counter() - start} {usage.ru_maxrss * 1024} {os.waitstatus_to_exitcode(status)} {usage.ru_utime + usage.ru_stime}")
 sys.exit(os.waitstatus_to_exitcode(status))
 """
 
 
 def run_rss(argv, stdin=None):
     """Runs argv, returns (seconds, peak RSS bytes, stdout bytes)."""
+    seconds, rss, _, out, _ = run_usage(argv, stdin)
+    return seconds, rss, out
+
+
+def run_usage(argv, stdin=None):
+    """Runs argv, returns (wall seconds, peak RSS bytes, CPU seconds (user + system), stdout bytes,
+    stderr text)."""
     out_file = tempfile.TemporaryFile()
     fd, stats = tempfile.mkstemp(prefix="stol-bench-rss-")
     os.close(fd)
     p = subprocess.run([sys.executable, "-c", RSS_WRAPPER, stats, *argv], stdout=out_file, stderr=subprocess.PIPE, stdin=stdin)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} failed ({p.returncode}): {p.stderr.decode(errors='replace')[-2000:]}")
-    elapsed, rss, _ = open(stats).read().split()
+    elapsed, rss, _, cpu = open(stats).read().split()
     os.remove(stats)
     out_file.seek(0)
-    return float(elapsed), int(rss), out_file.read()
+    return float(elapsed), int(rss), float(cpu), out_file.read(), p.stderr.decode(errors="replace")
 
 
 def fmt_ms(s):
@@ -322,12 +332,73 @@ def section_throughput(smoke):
                       "the engine and its floor alternate, runs apart."]}
 
 
+def section_client(smoke):
+    """STOLClient (the Swift client library) beside a hand-written line loop on the same spawned
+    engine, and with the engine in process; `stol-client-bench` measures all three in one run."""
+    bench = os.path.join(os.path.dirname(ENGINE), "stol-client-bench")
+    if not os.path.exists(bench):
+        raise RuntimeError(f"no {bench}: swift build -c release --product stol-client-bench --scratch-path .build-rel")
+    ids = random_ids(EMBEDDED_DB, 1000)
+    work = tempfile.mkdtemp(prefix="stol-bench-client-")
+    id_file = os.path.join(work, "ids.txt")
+    with open(id_file, "w") as f:
+        f.write("\n".join(map(str, ids)))
+    round_trips, pipelined, runs = (200, 2000, 1) if smoke else (2000, 50000, 3)
+    _, out = sh([bench, "--engine", ENGINE, "--ids", id_file, "--round-trips", str(round_trips),
+                 "--pipelined", str(pipelined), "--runs", str(runs)])
+    shutil.rmtree(work, ignore_errors=True)
+    r = json.loads(out)
+    trips = {k: summary(v) for k, v in r["roundTripMs"].items()}
+    rates = {k: summary(v) for k, v in r["pipelinedPerSecond"].items()}
+    fmt = lambda s: f"{s['median']:,.0f} req/s (min {s['min']:,.0f}, max {s['max']:,.0f}, runs={s['n']})"
+    floor = "floor: hand-written line loop on the same spawned engine (one `write` per request, answers counted, not parsed)"
+    rows = []
+    for key, what in (("client", "STOLClient, spawned engine"), ("inProcess", "STOLClient, engine in process (`InProcessTransport`)")):
+        rows.append([f"{what}: `taxon/get` round trip, one call at a time", fmt_ms(trips[key]), floor, fmt_ms(trips["raw"]),
+                     ratio(trips[key]["median"], trips["raw"]["median"])])
+        rows.append([f"{what}: pipelined `taxon/get`, {pipelined:,} calls, {r['window']:,} in flight", fmt(rates[key]), floor, fmt(rates["raw"]),
+                     f"client ÷ floor = {rates[key]['median'] / rates['raw']['median']:.2f}"])
+    return {"rows": rows,
+            "notes": [f"`stol-client-bench` (a bench-only executable target): {round_trips:,} round trips after 200 warm-up calls and "
+                      f"{pipelined:,} pipelined calls, over {len(ids):,} ids of the embedded database, {runs} runs alternating the floor, "
+                      "the spawned client and the in-process client. The client encodes each request, decodes each answer into `Taxon`, "
+                      "and resumes the calling task from its reader thread; the floor does none of it. The in-process engine shares "
+                      "the bench's own process and cores."]}
+
+
 SCIENTIFIC_FORMS = {
     "exact (scientific)": ["Panthera leo", "Homo sapiens", "Quercus robur", "Canis lupus", "Escherichia coli", "Passer domesticus"],
     "prefix (scientific)": ["panthe", "quercu", "escheri", "passeri", "drosoph", "arabidop"],
     "phrase (scientific)": ['"panthera leo"', '"homo sapiens"', '"quercus robur"', '"canis lupus"', '"escherichia coli"', '"passer domesticus"'],
     "fuzzy (scientific)": ["Panthera loe", "Homo sapeins", "Quercus robor", "Canis lupsu", "Escherichia colli", "Passer domesticsu"],
 }
+
+
+def search_rows(label, db_arg, path, forms, rounds):
+    """One row per query form: the engine's round trips on a warm engine beside the sqlite3 CLI's
+    floor for the same form."""
+    rows = []
+    with Engine(ENGINE, db_arg) as e:
+        compare_stdio.wait_ready(e)  # warm: not while the background LCA build takes a core
+        results = search_latency.measure(e, forms, rounds)
+    cli = SQLiteCLI(path)
+    for form, queries in forms.items():
+        if form.startswith("fuzzy"):
+            sqls = [f"SELECT rowid FROM fts_words WHERE fts_words MATCH '{word_trigram_expression(q)}' LIMIT 20" for q in queries]
+        elif form == "autocomplete":
+            sqls = [f"SELECT name FROM search_names WHERE folded >= '{fold(q)}' AND folded < '{fold(q)}' || char(1114111) LIMIT 10" for q in queries]
+        else:
+            sqls = [f"SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH '{fts_expression(q)}' LIMIT 20" for q in queries]
+        for s in sqls:
+            cli.query(s)  # warm-up
+        floor = summary([cli.query(sqls[i % len(sqls)])[0] for i in range(rounds)])
+        s = results[form]
+        what = ("floor: sqlite3 CLI, the first 10 folded names starting with the prefix" if form == "autocomplete" else
+                "floor: sqlite3 CLI, the first 20 vocabulary words (`fts_words`) holding a trigram of a query word" if form.startswith("fuzzy") else
+                "floor: sqlite3 CLI, same FTS5 MATCH … LIMIT 20")
+        rows.append([f"{label}: {form} (e.g. `{queries[0]}`)", fmt_ms(s), what, fmt_ms(floor), ratio(s["median"], floor["median"])])
+    cli.close()
+    return rows
 
 
 def section_search(smoke):
@@ -346,26 +417,7 @@ def section_search(smoke):
         db_forms = dict(forms)
         if label == "Open Tree":  # scientific names only: the common-name queries fall through to fuzzy
             db_forms.update(SCIENTIFIC_FORMS)
-        with Engine(ENGINE, db_arg) as e:
-            compare_stdio.wait_ready(e)  # warm: not while the background LCA build takes a core
-            results = search_latency.measure(e, db_forms, rounds)
-        cli = SQLiteCLI(path)
-        for form, queries in db_forms.items():
-            if form.startswith("fuzzy"):
-                sqls = [f"SELECT rowid FROM fts_words WHERE fts_words MATCH '{word_trigram_expression(q)}' LIMIT 20" for q in queries]
-            elif form == "autocomplete":
-                sqls = [f"SELECT name FROM search_names WHERE folded >= '{fold(q)}' AND folded < '{fold(q)}' || char(1114111) LIMIT 10" for q in queries]
-            else:
-                sqls = [f"SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH '{fts_expression(q)}' LIMIT 20" for q in queries]
-            for s in sqls:
-                cli.query(s)  # warm-up
-            floor = summary([cli.query(sqls[i % len(sqls)])[0] for i in range(rounds)])
-            s = results[form]
-            what = ("floor: sqlite3 CLI, the first 10 folded names starting with the prefix" if form == "autocomplete" else
-                    "floor: sqlite3 CLI, the first 20 vocabulary words (`fts_words`) holding a trigram of a query word" if form.startswith("fuzzy") else
-                    "floor: sqlite3 CLI, same FTS5 MATCH … LIMIT 20")
-            rows.append([f"{label}: {form} (e.g. `{queries[0]}`)", fmt_ms(s), what, fmt_ms(floor), ratio(s["median"], floor["median"])])
-        cli.close()
+        rows += search_rows(label, db_arg, path, db_forms, rounds)
     return {"rows": rows, "notes": [f"{rounds} queries per form round-robin over 6 queries, one in flight, `limit` 20, once the engine's background "
                                     "LCA build is done (`compare/stats`); sqlite3 driven over pipes the same way. "
                                     "The floor for fuzzy is the first 20 words of `fts_words` (the vocabulary of distinct words the engine's typo stage reads) "
@@ -699,19 +751,64 @@ def section_ete3(smoke):
                                     "The first row's engine figure is the in-memory LCA index build."]}
 
 
+def compare_rows(label, db_arg, path, rounds):
+    """compare/taxa and compare/relatives round trips on random taxa of the database, beside `ping`."""
+    rows = []
+    taxa, species = compare_stdio.sample_ids(path, 4 * rounds, 2 * rounds)
+    with Engine(ENGINE, db_arg) as e:
+        results, stats = compare_stdio.measure(e, taxa, species, rounds)
+        for _ in range(20):
+            e.call("ping")
+        ping = summary([e.timed("ping")[0] for _ in range(rounds)])
+    for what, s in results.items():
+        rows.append([f"{label}: {what}", fmt_ms(s), "floor: `ping` round trip, same engine", fmt_ms(ping), ratio(s["median"], ping["median"])])
+    return rows
+
+
 def section_compare(smoke):
     rounds = 30 if smoke else 500
     rows = []
     for label, db_arg, path in databases(smoke):
-        taxa, species = compare_stdio.sample_ids(path, 4 * rounds, 2 * rounds)
-        with Engine(ENGINE, db_arg) as e:
-            results, stats = compare_stdio.measure(e, taxa, species, rounds)
-            for _ in range(20):
-                e.call("ping")
-            ping = summary([e.timed("ping")[0] for _ in range(rounds)])
-        for what, s in results.items():
-            rows.append([f"{label}: {what}", fmt_ms(s), "floor: `ping` round trip, same engine", fmt_ms(ping), ratio(s["median"], ping["median"])])
+        rows += compare_rows(label, db_arg, path, rounds)
     return {"rows": rows, "notes": [f"{rounds} requests per method, one in flight; random taxa/species sampled from the database file."]}
+
+
+def import_row(label, path, runs, work, key, pub):
+    """Packs the database, imports it `runs` times into fresh engines with progress, beside the floor of
+    decompressing and hashing the payload; returns (row, note of the stages)."""
+    stol = os.path.join(work, os.path.basename(path) + ".stol")
+    pack_s, _ = sh([ENGINE, "pack", "--db", path, "--key", key, "--out", stol])
+    size = os.path.getsize(stol)
+    engine_times, floor_times, stages_all = [], [], []
+    for _ in range(runs):
+        with Engine(ENGINE, extra=["--trusted-key", pub]) as e:
+            e.call("ping")
+            marks = []
+            e.on_notification = lambda m: marks.append((time.perf_counter(), m["params"]["value"].get("message"))) if m.get("method") == "$/progress" else None
+            start = time.perf_counter()
+            e.call("database/import", {"path": stol, "_meta": {"progressToken": "imp"}})
+            end = time.perf_counter()
+        engine_times.append(end - start)
+        stages, last = {}, None
+        for t, msg in marks:
+            if last and last[1] != msg:
+                stages[last[1]] = stages.get(last[1], 0) + t - last[0]
+                last = (t, msg)
+            elif not last:
+                last = (t, msg)
+        stages_all.append(stages)
+        start = time.perf_counter()
+        subprocess.run(f"tail -c +109 '{stol}' | gzip -dc | sha256sum", shell=True, check=True, stdout=subprocess.DEVNULL)
+        floor_times.append(time.perf_counter() - start)
+    es, fs = summary(engine_times), summary(floor_times)
+    row = [f"{label}: `database/import` end to end ({mb(size)} .stol, {mb(os.path.getsize(path))} database)",
+           f"{es['median']:.2f} s = {size / es['median'] / 1e6:.1f} MB/s (min {es['min']:.2f}, max {es['max']:.2f}, runs={es['n']})",
+           "floor: `gzip -dc FILE | sha256sum` (payload)", f"{fs['median']:.2f} s = {size / fs['median'] / 1e6:.1f} MB/s",
+           ratio(es["median"], fs["median"])]
+    stages = stages_all[len(stages_all) // 2]
+    note = (f"{label} stages (median run, seconds): " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items() if v >= 0.005)
+            + f"; packing took {pack_s:.1f} s.")
+    return row, note
 
 
 def section_import(smoke):
@@ -724,38 +821,9 @@ def section_import(smoke):
     _, pub = sh([ENGINE, "keygen", "--out", key])
     pub = pub.strip().split()[-1]
     for label, path in sources:
-        stol = os.path.join(work, os.path.basename(path) + ".stol")
-        pack_s, _ = sh([ENGINE, "pack", "--db", path, "--key", key, "--out", stol])
-        size = os.path.getsize(stol)
-        engine_times, floor_times, stages_all = [], [], []
-        for _ in range(1 if smoke or label == "Open Tree" else 3):
-            with Engine(ENGINE, extra=["--trusted-key", pub]) as e:
-                e.call("ping")
-                marks = []
-                e.on_notification = lambda m: marks.append((time.perf_counter(), m["params"]["value"].get("message"))) if m.get("method") == "$/progress" else None
-                start = time.perf_counter()
-                e.call("database/import", {"path": stol, "_meta": {"progressToken": "imp"}})
-                end = time.perf_counter()
-            engine_times.append(end - start)
-            stages, last = {}, None
-            for t, msg in marks:
-                if last and last[1] != msg:
-                    stages[last[1]] = stages.get(last[1], 0) + t - last[0]
-                    last = (t, msg)
-                elif not last:
-                    last = (t, msg)
-            stages_all.append(stages)
-            start = time.perf_counter()
-            subprocess.run(f"tail -c +109 '{stol}' | gzip -dc | sha256sum", shell=True, check=True, stdout=subprocess.DEVNULL)
-            floor_times.append(time.perf_counter() - start)
-        es, fs = summary(engine_times), summary(floor_times)
-        rows.append([f"{label}: `database/import` end to end ({mb(size)} .stol, {mb(os.path.getsize(path))} database)",
-                     f"{es['median']:.2f} s = {size / es['median'] / 1e6:.1f} MB/s (min {es['min']:.2f}, max {es['max']:.2f}, runs={es['n']})",
-                     "floor: `gzip -dc FILE | sha256sum` (payload)", f"{fs['median']:.2f} s = {size / fs['median'] / 1e6:.1f} MB/s",
-                     ratio(es["median"], fs["median"])])
-        stages = stages_all[len(stages_all) // 2]
-        notes.append(f"{label} stages (median run, seconds): " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items() if v >= 0.005)
-                     + f"; packing took {pack_s:.1f} s.")
+        row, note = import_row(label, path, 1 if smoke or label == "Open Tree" else 3, work, key, pub)
+        rows.append(row)
+        notes.append(note)
     shutil.rmtree(work, ignore_errors=True)
     if not ARGS.import_opentree and not smoke:
         notes.append("Open Tree import not run (pass --import-opentree; ~1.3 GB database).")
@@ -821,6 +889,157 @@ def section_builddb(smoke):
     return {"rows": rows, "notes": notes}
 
 
+def scale_checklist(kind, usages, directory):
+    """The checklist bench/make_checklist.py writes (`dwca`: a zip, `coldp`: a folder), made once into
+    `directory` (the same seed writes the same bytes)."""
+    out = os.path.join(directory, ("gbif-like-%d.zip" if kind == "dwca" else "col-like-%d") % usages)
+    if not os.path.exists(out):
+        log(f"writing a {usages:,}-usage {kind} checklist into {directory} …")
+        partial = out + ".part"
+        shutil.rmtree(partial, ignore_errors=True) if os.path.isdir(partial) else None
+        sh([sys.executable, os.path.join(BENCH, "make_checklist.py"), kind, "--usages", str(usages), "--out", partial])
+        os.replace(partial, out)
+    return out
+
+
+def build_stages(log_text):
+    """build-db's own stage times from what it prints: 'reading' (stderr) and each stage of the summary
+    after 'built' (stdout)."""
+    stages = {}
+    reading = re.search(r"^read \d+ taxa in ([\d.]+) seconds", log_text, re.M)
+    if reading:
+        stages["reading"] = float(reading.group(1))
+    summary_text = log_text.split("\nbuilt ", 1)[-1]
+    for name, seconds in re.findall(r"^  ([a-z][a-z ]*?) +([\d.]+) s$", summary_text, re.M):
+        stages[name] = float(seconds)
+    return stages
+
+
+def scale_build(args_, out):
+    """build-db into `out`: (wall s, CPU s, peak RSS bytes, taxa kept, names, database bytes, stages)."""
+    tmp = out + ".tmp"
+    if os.path.exists(tmp):
+        os.remove(tmp)
+    wall, rss, cpu, out_text, err = run_usage([ENGINE, "build-db", *args_, "--out", tmp])
+    os.replace(tmp, out)
+    with sqlite3.connect(f"file:{out}?immutable=1", uri=True) as db:
+        taxa = db.execute("SELECT count(*) FROM taxa").fetchone()[0]
+        names = db.execute("SELECT count(*) FROM names").fetchone()[0]
+    return wall, cpu, rss, taxa, names, os.path.getsize(out), build_stages(err + "\n" + out_text.decode(errors="replace"))
+
+
+def scale_queries(path, count=6, seed=5):
+    """Search forms made from the database's own names (the generated names are syllables, so the
+    usual queries would find nothing): species' scientific names, a genus's first letters, a typo in
+    an epithet, English vernacular names and three-letter prefixes."""
+    rng = random.Random(seed)
+    with sqlite3.connect(f"file:{path}?immutable=1", uri=True) as db:
+        low, high = db.execute("SELECT min(id), max(id) FROM taxa").fetchone()
+        species = []
+        while len(species) < count:
+            row = db.execute("SELECT scientific_name FROM taxa WHERE id >= ? AND rank = 'species' ORDER BY id LIMIT 1",
+                             (rng.randint(low, high),)).fetchone()
+            if row and " " in row[0] and row[0] not in species:
+                species.append(row[0])
+        low, high = db.execute("SELECT min(id), max(id) FROM names").fetchone()
+        common = []
+        for _ in range(200 * count):
+            row = db.execute("SELECT name FROM names WHERE id >= ? AND lang = 'en' AND name_type != 'synonym' ORDER BY id LIMIT 1",
+                             (rng.randint(low, high),)).fetchone()
+            if row and row[0] not in common:
+                common.append(row[0])
+            if len(common) == count:
+                break
+
+    def typo(name):
+        genus, epithet = name.split(" ", 1)
+        i = rng.randint(1, max(1, len(epithet) - 3))
+        return f"{genus} {epithet[:i]}{epithet[i + 1]}{epithet[i]}{epithet[i + 2:]}"
+    forms = {"exact (scientific)": species,
+             "prefix (scientific)": [n.split()[0][:5].lower() for n in species],
+             "fuzzy (scientific)": [typo(n) for n in species],
+             "autocomplete": [n[:3].lower() for n in species]}
+    if common:
+        forms["exact (common name)"] = common
+    return forms
+
+
+def section_scale(smoke):
+    """build-db on checklists the size of GBIF's backbone (8 M usages, DwC-A) and Catalogue of Life
+    (5 M, ColDP), beside Open Tree's build in the same run; then the 8 M database served."""
+    sizes = {"dwca": 20_000, "coldp": 10_000} if smoke else {"dwca": 8_000_000, "coldp": 5_000_000}
+    directory = tempfile.mkdtemp(prefix="stol-bench-scale-") if smoke else cached("scale")
+    os.makedirs(directory, exist_ok=True)
+    dwca, coldp = scale_checklist("dwca", sizes["dwca"], directory), scale_checklist("coldp", sizes["coldp"], directory)
+    work = tempfile.mkdtemp(prefix="stol-bench-scale-work-", dir=CACHE)
+    rows, notes = [], []
+    peer_label, peer_args = (("`dataset/default`", ["--taxa", os.path.join(ROOT, "dataset", "default")]) if smoke else
+                             ("Open Tree (`--table`)", ["--table", OPENTREE_TABLE]))
+    served = os.path.join(work, "gbif-like.sqlite")
+    builds = [("GBIF-like DwC-A", sizes["dwca"], ["--dwca", dwca], served),
+              ("CoL-like ColDP", sizes["coldp"], ["--coldp", coldp], os.path.join(work, "col-like.sqlite"))]
+    log(f"building {peer_label} (the peer) …")
+    pw, pc, pr, ptaxa, _, psize, pstages = scale_build(peer_args, os.path.join(work, "peer.sqlite"))
+    os.remove(os.path.join(work, "peer.sqlite"))
+    peer_figure = (f"{pw:.1f} s wall, {pc:.1f} s CPU, peak {mb(pr)}, {mb(psize)} database; "
+                   f"{pw / ptaxa * 1e6:.1f} µs a taxon wall, {pc / ptaxa * 1e6:.1f} µs CPU ({ptaxa:,} taxa, one source row each)")
+    notes.append(f"{peer_label} stages (seconds): " + ", ".join(f"{k} {v:.1f}" for k, v in pstages.items()))
+    for label, usages, args_, out in builds:
+        log(f"building the {label} ({usages:,} usages) …")
+        wall, cpu, rss, taxa, names, size, stages = scale_build(args_, out)
+        notes.append(f"{label} stages (seconds, as build-db reports them): " + ", ".join(f"{k} {v:.1f}" for k, v in stages.items()))
+        rows.append([f"build-db, {label}: {usages:,} name usages → {taxa:,} taxa, {names:,} names",
+                     f"{wall:.1f} s wall, {cpu:.1f} s CPU, peak {mb(rss)}, {mb(size)} database; "
+                     f"{wall / usages * 1e6:.1f} µs a usage wall, {cpu / usages * 1e6:.1f} µs CPU",
+                     f"peer: build-db of {peer_label}, same binary, same run", peer_figure,
+                     f"per source row {ratio(wall / usages, pw / ptaxa)} wall, {ratio(cpu / usages, pc / ptaxa)} CPU; peak {ratio(rss, pr)}"])
+        if out != served:
+            os.remove(out)
+    label = f"GBIF-like, {sizes['dwca']:,} usages"
+    rounds = 3 if smoke else 10
+    first_search = scale_queries(served, 1)["exact (scientific)"][0]
+    ping, search, floor = [], [], []
+    for r in range(rounds + 1):  # the first round warms the page cache and is dropped
+        with Engine(ENGINE, served) as e:
+            e.call("ping")
+            t_ping = (time.perf_counter() - e.started) * 1000
+        with Engine(ENGINE, served) as e:
+            e.call("search/query", {"query": first_search, "limit": 20})
+            t_search = (time.perf_counter() - e.started) * 1000
+        with Engine(argv=[ENGINE, "benchmark", "floor"]) as e:
+            e.call("ping")
+            t_floor = (time.perf_counter() - e.started) * 1000
+        if r:
+            ping.append(t_ping); search.append(t_search); floor.append(t_floor)
+    p, q, f = summary(ping), summary(search), summary(floor)
+    rows.append([f"{label}: spawn → first `ping` answered", fmt_ms(p), "floor: same binary, `benchmark floor`, spawn → `ping`", fmt_ms(f), ratio(p["median"], f["median"])])
+    rows.append([f"{label}: spawn → first `search/query` answered (`{first_search}`)", fmt_ms(q), "floor: same binary, `benchmark floor`, spawn → `ping`", fmt_ms(f), ratio(q["median"], f["median"])])
+    rows += search_rows(label, served, served, scale_queries(served), 20 if smoke else 200)
+    rows += compare_rows(label, served, served, 30 if smoke else 300)
+    with Engine(ENGINE, served) as e:
+        stats = compare_stdio.wait_ready(e)
+        e.call("search/query", {"query": first_search})
+        peak = e.status("VmHWM")
+    with Engine(argv=[ENGINE, "benchmark", "floor"]) as e:
+        e.call("ping")
+        floor_rss = e.status("VmHWM")
+    rows.append([f"{label}: peak RSS (VmHWM) once the LCA index is ready ({stats['nodes']:,} nodes, {mb(stats['bytes'])}) and after a search",
+                 mb(peak), "floor: `benchmark floor` (same binary, no database)", mb(floor_rss), ratio(peak, floor_rss)])
+    key = os.path.join(work, "key")
+    _, pub = sh([ENGINE, "keygen", "--out", key])
+    row, note = import_row(label, served, 1, work, key, pub.strip().split()[-1])
+    rows.append(row)
+    notes.append(note)
+    shutil.rmtree(work, ignore_errors=True)
+    if smoke:
+        shutil.rmtree(directory, ignore_errors=True)
+    notes.append(f"Checklists written by `bench/make_checklist.py` (seeded; kept in {'a temporary folder' if smoke else 'bench/.cache/scale/'}): "
+                 "the shape of GBIF's backbone and of Catalogue of Life, described in the script. Builds one after another; "
+                 "peak memory is the child's ru_maxrss, CPU its user + system time (wait4). "
+                 "Search forms are made from the built database's own names; compare on random taxa of it.")
+    return {"rows": rows, "notes": notes}
+
+
 HEADLINES = [
     ("startup", "embedded: spawn → first `ping`"), ("startup", "Open Tree: spawn → first `ping`"),
     ("startup", "embedded: spawn → first `search/query` answered (`honey bee`)"), ("startup", "NCBI: spawn → first `search/query` answered (`honey bee`)"),
@@ -829,12 +1048,13 @@ HEADLINES = [
     ("search", "Open Tree: fuzzy (scientific)"), ("lineage", "Open Tree: 100,000"), ("lineage", "Open Tree: LCA in-process"),
     ("lineage", "Open Tree: LCA of 1,000,000"), ("lineage", "Open Tree: LCA with both paths"), ("ete3", "Open Tree: LCA in-process"), ("compare", "Open Tree: compare/taxa"), ("import", "Open Tree"),
     ("import", "mammals+birds"), ("memory", "embedded"), ("memory", "Open Tree"), ("builddb", "MDD + AviList"), ("builddb", "Open Tree"), ("builddb", "NCBI (`--ncbi`"),
+    ("scale", "build-db, GBIF-like"), ("scale", "build-db, CoL-like"),
 ]
 
 TITLES = {
-    "startup": "1. Start-up", "throughput": "2. Protocol throughput", "search": "3. Search latency",
+    "startup": "1. Start-up", "throughput": "2. Protocol throughput", "client": "2b. Swift client (STOLClient)", "search": "3. Search latency",
     "searchquality": "3b. Search quality", "relevance": "3c. Search relevance", "lineage": "4. Lineage and LCA", "ete3": "4b. Lineage and LCA next to ete3", "compare": "5. compare/taxa and compare/relatives", "import": "6. Import",
-    "memory": "7. Memory", "builddb": "8. build-db",
+    "memory": "7. Memory", "builddb": "8. build-db", "scale": "9. Scale: checklists the size of GBIF and Catalogue of Life",
 }
 
 
@@ -963,7 +1183,8 @@ def main():
     results = {} if ARGS.smoke else load_results()
     facts = machine()
     started = time.perf_counter()
-    for name in [] if ARGS.report_only else ARGS.only or SECTIONS:
+    everything = SECTIONS if ARGS.smoke else [n for n in SECTIONS if n not in ON_REQUEST]
+    for name in [] if ARGS.report_only else ARGS.only or everything:
         log(f"[{time.perf_counter() - started:6.1f} s] {name} …")
         try:
             r = globals()[f"section_{name}"](ARGS.smoke)

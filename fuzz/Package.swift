@@ -13,11 +13,11 @@ let package = Package(
         .target(name: "CFuzzEntry"),
         .executableTarget(
             name: "RPCFuzzer",
-            dependencies: ["CFuzzEntry", .product(name: "STOLRPC", package: "stol-engine")]
+            dependencies: ["CFuzzEntry", .product(name: "STOLRPC", package: "stol-engine"), .product(name: "STOLJSON", package: "stol-engine")]
         ),
         .executableTarget(
             name: "DispatchFuzzer",
-            dependencies: ["CFuzzEntry", .product(name: "STOLRPC", package: "stol-engine")]
+            dependencies: ["CFuzzEntry", .product(name: "STOLRPC", package: "stol-engine"), .product(name: "STOLJSON", package: "stol-engine")]
         ),
     ],
     swiftLanguageModes: [.v6]

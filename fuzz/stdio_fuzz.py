@@ -48,112 +48,19 @@ import time
 sys.setrecursionlimit(20000)
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-MAX_DEPTH = 512          # JSONParser.defaultMaxDepth
 DEFAULT_CAP = 64 << 20   # --max-message-bytes default
 MODE = "jsonrpc"         # or "mcp" (--mode)
 
 # ---------------------------------------------------------------------------------------------
-# Strict JSON that keeps number text (ids are echoed with their exact spelling)
+# Strict JSON that keeps number text (ids are echoed with their exact spelling): the tools' shared module
 
-
-class Num:
-    __slots__ = ("text",)
-
-    def __init__(self, text):
-        self.text = text
-
-    def __eq__(self, other):
-        return isinstance(other, Num) and other.text == self.text
-
-    def __hash__(self):
-        return hash(("num", self.text))
-
-    def __repr__(self):
-        return self.text
-
-    def value(self):
-        return float(self.text)
-
-
-class Raw:
-    """Pre-encoded JSON text, inserted verbatim by dumps()."""
-    __slots__ = ("text",)
-
-    def __init__(self, text):
-        self.text = text
-
-
-def _reject_constant(name):
-    raise ValueError(f"non-standard constant {name}")
-
-
-def _pairs(pairs, strict_keys=False):
-    if strict_keys:
-        keys = [k for k, _ in pairs]
-        if len(keys) != len(set(keys)):
-            raise ValueError("duplicate key")
-    return dict(pairs)
-
-
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
-_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
-
-
-def nesting_depth(data):
-    """Deepest bracket nesting outside strings (valid JSON only; used for the depth cap)."""
-    if data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
-        return 0
-    brackets = _STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
-    depth = best = 0
-    for b in brackets:
-        if b in (0x5B, 0x7B):
-            depth += 1
-            if depth > best:
-                best = depth
-        else:
-            depth -= 1
-    return best
+sys.path.insert(0, os.path.join(ROOT, "protocol"))
+from strict_json import MAX_DEPTH, Num, Raw, dumps, loads  # noqa: E402,F401
 
 
 def strict_loads(data, strict_keys=False):
     """bytes -> value; raises ValueError('utf8'|'json'). Mirrors JSONParser."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError("utf8")
-    if nesting_depth(data) > MAX_DEPTH:
-        raise ValueError("json")
-    try:
-        return json.loads(text, parse_int=Num, parse_float=Num, parse_constant=_reject_constant,
-                          object_pairs_hook=lambda p: _pairs(p, strict_keys))
-    except (ValueError, RecursionError):
-        raise ValueError("json")
-
-
-def dumps(value, ascii_only=True):
-    """JSON text of value; Num and Raw are written verbatim; non-ASCII raw when not ascii_only."""
-    if isinstance(value, Raw):
-        return value.text
-    if isinstance(value, Num):
-        return value.text
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=ascii_only)
-    if isinstance(value, list):
-        return "[" + ",".join(dumps(v, ascii_only) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ",".join(json.dumps(k, ensure_ascii=ascii_only) + ":" + dumps(v, ascii_only)
-                              for k, v in value.items()) + "}"
-    raise TypeError(type(value))
+    return loads(data, strict_keys=strict_keys)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the Swift unit suites (STOLRPC, STOLEngine: including the in-process server over pipes)
+# Runs the Swift unit suites (STOLJSON, STOLRPC, STOLEngine, STOLPipeline, STOLMCP, STOLClient:
+# including the in-process server over pipes and the client's concurrent calls)
 # under ThreadSanitizer and AddressSanitizer, each in its own build folder. Fails on any report.
 #   bash scripts/sanitizers.sh [thread|address]...   (default: both)
 set -euo pipefail
@@ -14,7 +15,7 @@ for kind in "${kinds[@]}"; do
     swift build --build-tests --sanitize="$kind" --scratch-path ".build-$kind"
     set +e
     swift test --skip-build --no-parallel --sanitize="$kind" --scratch-path ".build-$kind" \
-        --filter "STOLRPCTests|STOLEngineTests" 2>&1 | tee "$log"
+        --filter "STOLJSONTests|STOLRPCTests|STOLEngineTests|STOLPipelineTests|STOLMCPTests|STOLClientTests" 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     set -e
     if grep -qE "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer" "$log"; then

@@ -1,4 +1,5 @@
 import STOLEngine
+import STOLProtocol
 /// How a source's rank name maps onto the engine's eight ranks.
 ///
 /// Checklists use dozens of ranks; the engine keeps eight. A rank that is one of them (or a

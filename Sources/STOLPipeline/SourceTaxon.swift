@@ -1,4 +1,5 @@
 import STOLEngine
+import STOLProtocol
 /// One taxon as an importer read it, before ids are assigned and sources are merged.
 public struct SourceTaxon: Sendable, Equatable {
     /// Identity used to merge sources and resolve parents (see `SourceTaxon.key(kingdom:rank:name:)`).

@@ -60,12 +60,12 @@ struct EngineOptions: ParsableArguments {
     /// The server's identity and limits from these options.
     func serverOptions() throws -> RPCServer.Options {
         var options = RPCServer.Options()
-        options.serverName = EngineInfo.name
-        options.serverVersion = EngineInfo.version
-        options.protocolVersion = EngineInfo.protocolVersion
-        options.maxMessageBytes = maxMessageBytes
+        options.identity.serverName = EngineInfo.name
+        options.identity.serverVersion = EngineInfo.version
+        options.identity.protocolVersion = EngineInfo.protocolVersion
+        options.identity.discoverDocument = try EngineInfo.openRPCDocument()
+        options.limits.maxMessageBytes = maxMessageBytes
         options.parentProcessID = parentPid
-        options.discoverDocument = try EngineInfo.openRPCDocument()
         return options
     }
 }
@@ -99,7 +99,7 @@ enum StdioSession {
         stopSignals.onSignal { name in server.stop(code: 0, reason: "received \(name)") }
         // Other engines on the same data directory: this one follows their changes, and with
         // `forwardsEngineEvents` tells the client unasked (database/didSwitch, favorites/didChange…).
-        engine.watchSharedState { event in if forwardsEngineEvents { server.notify(event.method, event.params) } }
+        engine.watchSharedState { event in if forwardsEngineEvents { server.notify(event) } }
         logger.info("serving \(mode) on stdio (version \(EngineInfo.version))")
         let code = await server.run()
         // Every way out (end of input, `exit`, a signal, the parent gone, stdout closed) comes

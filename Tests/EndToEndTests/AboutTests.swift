@@ -1,12 +1,14 @@
 import Foundation
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// `about` over the real binary, on the embedded database and on a fixture.
 @Suite struct AboutTests {
     @Test func aboutShowsVersionsDatasetSourcesAndPrivacy() async throws {
         let engine = try EngineProcess()
-        let about = try #require(await engine.result("about"))
+        let about = try #require(await engine.result(AboutRequest()))
         #expect(about["engine"]?["name"] == "stol-engine")
         #expect(about["engine"]?["version"] == "0.1.0")
         #expect(about["engine"]?["build"]?.stringValue?.isEmpty == false)
@@ -33,7 +35,7 @@ import Testing
             'NCBI Taxonomy (Schoch et al. 2020), public domain' WHERE key = 'attribution'
             """)
         let engine = try EngineProcess(["--database", database.path])
-        let sources = try #require(await engine.result("about")?["sources"]?.arrayValue)
+        let sources = try #require(await engine.result(AboutRequest())?["sources"]?.arrayValue)
         #expect(sources.count == 3)
         #expect(sources[0]["license"] == "CC BY 4.0")
         #expect(sources[0]["attributionRequired"] == true)

@@ -4,7 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Synchronization
 import Testing
 
@@ -38,7 +41,7 @@ import Testing
             signal(SIGPIPE, SIG_IGN)
             data = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stol-backpressure-\(UUID().uuidString)")
             process = Process()
-            process.executableURL = EngineProcess.binary
+            process.executableURL = EngineBinary.url
             process.arguments = arguments + ["--data-dir", data.path]
             let input = Pipe(), output = Pipe()
             process.standardInput = input
@@ -115,30 +118,27 @@ import Testing
         }
     }
 
-    static func line(_ id: JSONValue, _ method: String, _ params: JSONValue? = nil) -> String {
-        var message: [(key: String, value: JSONValue)] = [("jsonrpc", "2.0"), ("id", id), ("method", .string(method))]
-        if let params { message.append(("params", params)) }
-        return JSONValue.object(message).description + "\n"
+    /// `request` as one line of the protocol, with `id`.
+    static func line(_ id: JSONValue, _ request: some RPCRequest) -> String {
+        RequestLine.encode(request, id: id) + "\n"
     }
 
     @Test func aClientThatStopsReadingHoldsTheEngineAtItsBudget() async throws {
         let started = ContinuousClock.now
         let engine = try RawEngine(["--conformance-methods", "--log-level", "error"])
         let pid = engine.process.processIdentifier
-        let bundled = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let bundled = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
         let parents = try ["Aves", "Passeriformes", "Magnoliopsida", "Mammalia"].map { name in
             try #require(Int64(try SQLiteCLI.run(bundled, "SELECT id FROM taxa WHERE scientific_name = '\(name)'", readOnly: true).first ?? ""), "\(name)")
         }
         // Large answers: the OpenRPC document (about 55 KB), search pages of 10–30 KB, child pages.
-        var kinds: [(method: String, params: JSONValue?)] = [("rpc.discover", nil)]
-        for query in ["lo", "te", "sea", "ro", "sp", "ar"] {
-            kinds.append(("search/query", .object(["query": .string(query), "limit": 1000])))
-        }
-        for parent in parents { kinds.append(("taxon/children", .object(["id": .integer(parent), "limit": 1000]))) }
+        var kinds: [any RPCRequest] = [DiscoverRequest()]
+        for query in ["lo", "te", "sea", "ro", "sp", "ar"] { kinds.append(SearchQueryRequest(query: query, limit: 1000)) }
+        for parent in parents { kinds.append(TaxonChildrenRequest(id: parent, limit: 1000)) }
 
         // Warm up and learn each request's answer (the bytes after the id).
         var answerOf: [Int: String] = [:]
-        engine.sendInBackground(Array(kinds.indices.map { Self.line(.integer(900_000 + $0), kinds[$0].method, kinds[$0].params) }.joined().utf8))
+        engine.sendInBackground(Array(kinds.indices.map { Self.line(.integer(900_000 + $0), kinds[$0]) }.joined().utf8))
         let warmDeadline = ContinuousClock.now + .seconds(60)
         while answerOf.count < kinds.count, ContinuousClock.now < warmDeadline {
             for line in engine.takeLines() {
@@ -163,11 +163,11 @@ import Testing
         var firstPart = 0
         while answerBytes(0..<(firstPart + 1)) < Self.budgetBytes * 3 / 4 { firstPart += 1 }
         let total = firstPart + 4_000
-        var stream = Self.line("sleepA", "test/sleep", .object(["ms": 60_000])) + Self.line("sleepB", "test/sleep", .object(["ms": 60_000]))
-        for i in 0..<firstPart { stream += Self.line(.integer(i), kinds[kind(i)].method, kinds[kind(i)].params) }
-        stream += #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"sleepA"}}"# + "\n"
-        for i in firstPart..<total { stream += Self.line(.integer(i), kinds[kind(i)].method, kinds[kind(i)].params) }
-        stream += #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"sleepB"}}"# + "\n"
+        var stream = Self.line("sleepA", SleepRequest(ms: 60_000)) + Self.line("sleepB", SleepRequest(ms: 60_000))
+        for i in 0..<firstPart { stream += Self.line(.integer(i), kinds[kind(i)]) }
+        stream += RequestLine.encode(CancelRequestNotification(id: .string("sleepA"))) + "\n"
+        for i in firstPart..<total { stream += Self.line(.integer(i), kinds[kind(i)]) }
+        stream += RequestLine.encode(CancelRequestNotification(id: .string("sleepB"))) + "\n"
         let streamBytes = Array(stream.utf8)
         let floodAnswerBytes = answerBytes(0..<total)
 
@@ -231,7 +231,7 @@ import Testing
                     guard id >= 0, id < total, !seen[id] else { failures.append("unexpected or repeated id \(id)"); continue }
                     seen[id] = true
                     count += 1
-                    if !Self.same(body, expectedBytes[kind(id)]) { failures.append("#\(id) (\(kinds[kind(id)].method)) answered differently: \(body.prefix(200))") }
+                    if !Self.same(body, expectedBytes[kind(id)]) { failures.append("#\(id) (\(type(of: kinds[kind(id)]).method)) answered differently: \(body.prefix(200))") }
                 } else if let message = try? JSONParser.parse(Array(line.utf8)), let id = message["id"]?.stringValue, id.hasPrefix("sleep"), sleeps[id] == nil {
                     sleeps[id] = message
                 } else {
@@ -273,7 +273,7 @@ import Testing
     @Test func requestsAlreadyReadCountAgainstTheBudget() async throws {
         let engine = try RawEngine(["--log-level", "error"])
         let pid = engine.process.processIdentifier
-        let search = Self.line(.integer(0), "search/query", .object(["query": "a", "limit": 1000]))
+        let search = Self.line(.integer(0), SearchQueryRequest(query: "a", limit: 1000))
         engine.sendInBackground(Array(search.utf8))
         var answer: String? = nil
         let deadline = ContinuousClock.now + .seconds(60)
@@ -288,7 +288,7 @@ import Testing
 
         // 5,000 of them: about 420 KB of input, about 900 MB of answers.
         let count = 5_000
-        let stream = Array((1...count).map { Self.line(.integer($0), "search/query", .object(["query": "a", "limit": 1000])) }.joined().utf8)
+        let stream = Array((1...count).map { Self.line(.integer($0), SearchQueryRequest(query: "a", limit: 1000)) }.joined().utf8)
         let sampler = MemorySampler(pid: pid, interval: .milliseconds(50))
         engine.sendInBackground(stream)
         // Wait until the running searches have ended (no CPU used for 1 s; slow on a debug build),

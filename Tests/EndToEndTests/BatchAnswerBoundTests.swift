@@ -1,5 +1,8 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// A batch's answers are bounded. One line of 1,000 `favorites/list` requests over 20,000
@@ -32,7 +35,7 @@ import Testing
         let pid = engine.process.processIdentifier
 
         // One list alone: its size, and a warm engine.
-        engine.sendInBackground(Array(BackpressureTests.line(.integer(0), "favorites/list").utf8))
+        engine.sendInBackground(Array(BackpressureTests.line(.integer(0), FavoritesListRequest()).utf8))
         var single: String?
         let warmDeadline = ContinuousClock.now + .seconds(120)
         while single == nil, ContinuousClock.now < warmDeadline {
@@ -50,7 +53,7 @@ import Testing
         var stream = ""
         for line in 0..<Self.lines {
             let ids = (1...Self.entries).map { line * Self.entries + $0 }
-            stream += "[" + ids.map { #"{"jsonrpc":"2.0","id":\#($0),"method":"favorites/list"}"# }.joined(separator: ",") + "]\n"
+            stream += "[" + ids.map { RequestLine.encode(FavoritesListRequest(), id: .integer($0)) }.joined(separator: ",") + "]\n"
         }
         let sampler = MemorySampler(pid: pid, interval: .milliseconds(50))
         engine.sendInBackground(Array(stream.utf8))
@@ -103,7 +106,7 @@ import Testing
             #expect((Self.limit / (answerSize + 8)...Self.limit / (answerSize - 8)).contains(results), "batch \(index): \(results) results")
         }
         #expect(answered.count == Self.lines * Self.entries, "every request answered once")
-        engine.sendInBackground(Array(BackpressureTests.line(.integer(-1), "ping").utf8))
+        engine.sendInBackground(Array(BackpressureTests.line(.integer(-1), PingRequest()).utf8))
         var pong: String?
         let pingDeadline = ContinuousClock.now + .seconds(60)
         while pong == nil, ContinuousClock.now < pingDeadline {

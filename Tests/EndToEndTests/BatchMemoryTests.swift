@@ -4,9 +4,12 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
-import Testing
 import STOLSupport
+import STOLTestSupport
+import Testing
 
 /// A flood of large batches against the real binary: each request of a batch counts against the
 /// running-request limit and a batch over the entry cap is refused with one typed error, so the
@@ -30,7 +33,7 @@ import STOLSupport
         if index % 8 == 7 {
             for i in 0..<refusedSize {
                 if i > 0 { text += "," }
-                text += #"{"jsonrpc":"2.0","id":\#(firstID + i),"method":"ping"}"#
+                text += RequestLine.encode(PingRequest(), id: .integer(firstID + i))
             }
             return (Array((text + "]\n").utf8), firstID..<firstID)
         }
@@ -38,7 +41,7 @@ import STOLSupport
         for i in 0..<cap {
             if i > 0 { text += "," }
             if i == cap / 2 {
-                text += #"{"jsonrpc":"2.0","id":\#(firstID + i),"method":"test/sleep","params":{"ms":20}}"#
+                text += RequestLine.encode(SleepRequest(ms: 20), id: .integer(firstID + i))
             } else {
                 text += #"{"jsonrpc":"2.0","id":\#(firstID + i),"method":"ping","params":{"pad":"\#(pad)","n":\#(i)}}"#
             }
@@ -49,7 +52,7 @@ import STOLSupport
     @Test func aFloodOfLargeBatchesKeepsMemoryBoundedAndAnswersEveryRequestOnce() async throws {
         let engine = try EngineProcess(["--conformance-methods", "--log-level", "error"])
         let pid = engine.process.processIdentifier
-        #expect(await engine.result("ping") == .object([]))
+        #expect(await engine.result(PingRequest()) == .object([]))
         let idle = try #require(ProcessMemory.read(pid)).rss
         let sampler = MemorySampler(pid: pid)
 

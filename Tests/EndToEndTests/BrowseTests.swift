@@ -1,5 +1,8 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 @Suite(.serialized) struct BrowseTests {
@@ -11,19 +14,12 @@ import Testing
 
     /// Finds a taxon id by walking down from the roots by name.
     func id(_ engine: EngineProcess, path: [String]) async -> Int64? {
-        var children = await engine.result("taxon/roots")?["roots"]?.arrayValue ?? []
-        var found: JSONValue?
-        for name in path {
-            found = children.first { $0["scientificName"]?.stringValue == name }
-            guard let id = found?["id"] else { return nil }
-            children = await engine.result("taxon/children", .object(["id": id, "limit": 1000]))?["children"]?.arrayValue ?? []
-        }
-        return found?["id"]?.int64Value
+        await ChecklistBuildTests.find(engine, path)?["id"]?.int64Value
     }
 
     @Test func databaseInfoDescribesTheActiveDatabase() async throws {
         let engine = try engine()
-        let info = await engine.result("database/info")
+        let info = await engine.result(DatabaseInfoRequest())
         #expect(info?["source"] == "bundled")
         #expect(info?["schemaVersion"] == 1)
         #expect(info?["taxaCount"]?.int64Value == 57)
@@ -35,8 +31,8 @@ import Testing
     /// names table holds them, most names first.
     @Test func languagesAreCountedFromTheNames() async throws {
         let engine = try EngineProcess()
-        let languages = await engine.result("database/languages")?["languages"]?.arrayValue ?? []
-        let embedded = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let languages = await engine.result(DatabaseLanguagesRequest())?["languages"]?.arrayValue ?? []
+        let embedded = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
         let expected = try SQLiteCLI.run(embedded, """
             SELECT lang || '|' || count(*) || '|' || count(DISTINCT taxon_id) FROM names
             WHERE name_type IN ('common', 'vernacular') GROUP BY lang ORDER BY count(*) DESC, lang
@@ -48,15 +44,15 @@ import Testing
 
     @Test func rootsChildrenAndAncestors() async throws {
         let engine = try engine()
-        let roots = await engine.result("taxon/roots")?["roots"]?.arrayValue ?? []
+        let roots = await engine.result(TaxonRootsRequest())?["roots"]?.arrayValue ?? []
         #expect(roots.map { $0["scientificName"]?.stringValue } == ["Bacteria", "Eukaryota"])
         let leo = try #require(await id(engine, path: ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera", "Panthera leo"]))
-        let ancestors = await engine.result("taxon/ancestors", .object(["id": .integer(leo)]))?["ancestors"]?.arrayValue ?? []
+        let ancestors = await engine.result(TaxonAncestorsRequest(id: leo))?["ancestors"]?.arrayValue ?? []
         #expect(ancestors.map { $0["scientificName"]?.stringValue } == ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera"])
         #expect(ancestors.map { $0["rank"]?.stringValue } == ["domain", "kingdom", "phylum", "class", "order", "family", "genus"])
         try #require(ancestors.count == 7)
         let felidae = ancestors[5]
-        let kids = await engine.result("taxon/children", .object(["id": felidae["id"]!]))?["children"]?.arrayValue ?? []
+        let kids = await engine.result(TaxonChildrenRequest(id: try #require(felidae["id"]?.int64Value)))?["children"]?.arrayValue ?? []
         #expect(kids.map { $0["scientificName"]?.stringValue } == ["Felis", "Panthera"])
         #expect(kids.map { $0["childCount"] } == [1, 2])
     }
@@ -74,17 +70,17 @@ import Testing
 
         let current = try engine()
         let previous = try EngineProcess(["--database", old.path])
-        let roots = await current.result("taxon/roots")?["roots"]?.arrayValue ?? []
+        let roots = await current.result(TaxonRootsRequest())?["roots"]?.arrayValue ?? []
         #expect(!roots.isEmpty)
-        #expect(await previous.result("taxon/roots")?["roots"]?.arrayValue == roots)
-        var queue = roots.compactMap { $0["id"] }
+        #expect(await previous.result(TaxonRootsRequest())?["roots"]?.arrayValue == roots)
+        var queue = roots.compactMap { $0["id"]?.int64Value }
         var visited = 0
         while let id = queue.popLast() {
-            let params = JSONValue.object(["id": id, "limit": 1000])
-            let kids = await current.result("taxon/children", params)?["children"]?.arrayValue ?? []
-            #expect(await previous.result("taxon/children", params)?["children"]?.arrayValue == kids)
-            #expect(await previous.result("taxon/detail", .object(["id": id])) == (await current.result("taxon/detail", .object(["id": id]))))
-            queue += kids.compactMap { $0["id"] }
+            let request = TaxonChildrenRequest(id: id, limit: 1000)
+            let kids = await current.result(request)?["children"]?.arrayValue ?? []
+            #expect(await previous.result(request)?["children"]?.arrayValue == kids)
+            #expect(await previous.result(TaxonDetailRequest(id: id)) == (await current.result(TaxonDetailRequest(id: id))))
+            queue += kids.compactMap { $0["id"]?.int64Value }
             visited += 1
         }
         #expect(visited == 57)
@@ -94,22 +90,20 @@ import Testing
         let engine = try engine()
         let genus = try #require(await id(engine, path: ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Rodentia", "Muridae", "Testus"]))
         var names: [String] = []
-        var cursor: JSONValue? = nil
+        var cursor: String? = nil
         var pages = 0
         repeat {
-            var params: [(key: String, value: JSONValue)] = [("id", .integer(genus)), ("limit", 10)]
-            if let cursor { params.append(("cursor", cursor)) }
-            let page = await engine.result("taxon/children", .object(params))
+            let page = await engine.result(TaxonChildrenRequest(id: genus, limit: 10, cursor: cursor))
             names += page?["children"]?.arrayValue?.compactMap { $0["scientificName"]?.stringValue } ?? []
-            cursor = page?["nextCursor"]
+            cursor = page?["nextCursor"]?.stringValue
             pages += 1
         } while cursor != nil && pages < 10
         #expect(pages == 3)
         #expect(names.count == 25 && Set(names).count == 25 && names == names.sorted())
-        let endangered = await engine.result("taxon/children", .object(["id": .integer(genus), "conservation": "EN", "limit": 100]))
+        let endangered = await engine.result(TaxonChildrenRequest(id: genus, limit: 100, conservation: .EN))
         #expect(endangered?["children"]?.arrayValue?.count == 13)
         #expect(endangered?["children"]?.arrayValue?.allSatisfy { $0["conservationStatus"] == "EN" } == true)
-        let ranked = await engine.result("taxon/children", .object(["id": .integer(genus), "rank": "genus"]))
+        let ranked = await engine.result(TaxonChildrenRequest(id: genus, rank: .genus))
         #expect(ranked?["children"]?.arrayValue?.isEmpty == true)
     }
 
@@ -119,45 +113,45 @@ import Testing
         let engine = try engine()
         let family = try #require(await id(engine, path: ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Rodentia", "Muridae"]))
         let genus = try #require(await id(engine, path: ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Rodentia", "Muridae", "Testus"]))
-        let cursor = try #require(await engine.result("taxon/children", .object(["id": .integer(genus), "limit": 10]))?["nextCursor"])
-        let error = await engine.call("taxon/children", .object(["id": .integer(family), "cursor": cursor]))?["error"]
+        let cursor = try #require(await engine.result(TaxonChildrenRequest(id: genus, limit: 10))?["nextCursor"]?.stringValue)
+        let error = await engine.call(TaxonChildrenRequest(id: family, cursor: cursor))?["error"]
         #expect(error?["code"] == .number("-32602"))
         #expect(error?["data"]?["field"] == "cursor")
         #expect(error?["data"]?["detail"]?.stringValue?.contains("taxon \(genus)") == true, "\(String(describing: error))")
-        let next = await engine.result("taxon/children", .object(["id": .integer(genus), "limit": 10, "cursor": cursor]))
+        let next = await engine.result(TaxonChildrenRequest(id: genus, limit: 10, cursor: cursor))
         #expect(next?["children"]?.arrayValue?.count == 10)
     }
 
     @Test func namesTraitsReferencesAndDetail() async throws {
         let engine = try engine()
         let leo = try #require(await id(engine, path: ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera", "Panthera leo"]))
-        let taxon = await engine.result("taxon/get", .object(["id": .integer(leo), "lang": "de"]))
+        let taxon = await engine.result(TaxonGetRequest(id: leo, lang: "de"))
         #expect(taxon?["preferredCommonName"] == "Löwe")
         #expect(taxon?["preferredCommonNameLang"] == "de")
         #expect(taxon?["author"] == "Linnaeus" && taxon?["year"] == 1758 && taxon?["conservationStatus"] == "VU")
-        let french = await engine.result("taxon/get", .object(["id": .integer(leo), "lang": "fr"]))
+        let french = await engine.result(TaxonGetRequest(id: leo, lang: "fr"))
         #expect(french?["preferredCommonName"] == "Lion", "falls back to English")
         #expect(french?["preferredCommonNameLang"] == "en", "and says so")
-        let austrian = await engine.result("taxon/get", .object(["id": .integer(leo), "lang": "de-AT"]))
+        let austrian = await engine.result(TaxonGetRequest(id: leo, lang: "de-AT"))
         #expect(austrian?["preferredCommonName"] == "Löwe" && austrian?["preferredCommonNameLang"] == "de", "the primary subtag's name, tagged as it is stored")
-        let every = await engine.result("taxon/names", .object(["id": .integer(leo)]))?["names"]?.arrayValue ?? []
+        let every = await engine.result(TaxonNamesRequest(id: leo))?["names"]?.arrayValue ?? []
         let languages = Set(every.compactMap { $0["lang"]?.stringValue })
         #expect(languages.isSuperset(of: ["de", "en", "es"]), "no lang: every language, not English only")
-        let spanish = await engine.result("taxon/names", .object(["id": .integer(leo), "lang": "es"]))?["names"]?.arrayValue ?? []
+        let spanish = await engine.result(TaxonNamesRequest(id: leo, lang: "es"))?["names"]?.arrayValue ?? []
         #expect(spanish.contains { $0["name"] == "León" && $0["isPreferred"] == true })
         #expect(spanish.contains { $0["name"] == "Felis leo" && $0["type"] == "synonym" })
         #expect(!spanish.contains { $0["lang"] == "en" })
-        let traits = await engine.result("taxon/traits", .object(["id": .integer(leo)]))?["traits"]?.arrayValue ?? []
+        let traits = await engine.result(TaxonTraitsRequest(id: leo))?["traits"]?.arrayValue ?? []
         #expect(traits == [.object(["key": "diet", "label": "diet", "translated": true, "value": "carnivore"]),
                            .object(["key": "habitat", "label": "habitat", "translated": true, "value": "savanna"])])
         // In German: the key's label and the value, translated.
-        let german = await engine.result("taxon/traits", .object(["id": .integer(leo), "lang": "de"]))?["traits"]?.arrayValue ?? []
+        let german = await engine.result(TaxonTraitsRequest(id: leo, lang: "de"))?["traits"]?.arrayValue ?? []
         #expect(german == [.object(["key": "diet", "label": "Ernährung", "translated": true, "value": "Fleischfresser"]),
                            .object(["key": "habitat", "label": "Lebensraum", "translated": true, "value": "Savanne"])])
-        let refs = await engine.result("taxon/references", .object(["id": .integer(leo)]))?["references"]?.arrayValue ?? []
+        let refs = await engine.result(TaxonReferencesRequest(id: leo))?["references"]?.arrayValue ?? []
         #expect(refs.first?["citation"]?.stringValue?.contains("Systema Naturae") == true)
 
-        let detail = try #require(await engine.result("taxon/detail", .object(["id": .integer(leo), "lang": "es"])))
+        let detail = try #require(await engine.result(TaxonDetailRequest(id: leo, lang: "es")))
         #expect(detail["taxon"]?["scientificName"] == "Panthera leo")
         #expect(detail["preferredCommonName"] == "León")
         #expect(detail["preferredCommonNameLang"] == "es" && detail["taxon"]?["preferredCommonNameLang"] == "es")
@@ -172,8 +166,13 @@ import Testing
 
     @Test func unknownIdsAndBadParamsAreTypedErrors() async throws {
         let engine = try engine()
-        for method in ["taxon/get", "taxon/children", "taxon/ancestors", "taxon/names", "taxon/traits", "taxon/references", "taxon/detail"] {
-            let error = await engine.call(method, .object(["id": 424242]))?["error"]
+        let contracts: [any RPCRequest.Type] = [
+            TaxonGetRequest.self, TaxonChildrenRequest.self, TaxonAncestorsRequest.self, TaxonNamesRequest.self, TaxonTraitsRequest.self,
+            TaxonReferencesRequest.self, TaxonDetailRequest.self,
+        ]
+        for contract in contracts {
+            let method = contract.method
+            let error = await engine.call(contract, params: .object(["id": 424242]))?["error"]
             #expect(error?["code"] == .number("-32002"), "\(method)")
             #expect(error?["data"]?["kind"] == "taxonNotFound", "\(method)")
             #expect(error?["data"]?["id"] == 424242, "\(method)")
@@ -185,11 +184,11 @@ import Testing
             (.object(["id": 1, "rank": "tribe"]), "rank"), (.object(["id": 1, "conservation": "XX"]), "conservation"),
         ]
         for (params, field) in cases {
-            let error = await engine.call("taxon/children", params)?["error"]
+            let error = await engine.call(TaxonChildrenRequest.self, params: params)?["error"]
             #expect(error?["code"] == .number("-32602"), "\(params)")
             #expect(error?["data"]?["field"] == .string(field), "\(params)")
         }
-        #expect(await engine.result("ping") == .object([]), "still serving")
+        #expect(await engine.result(PingRequest()) == .object([]), "still serving")
     }
 
     @Test func aNewerSchemaIsRefused() async throws {
@@ -198,7 +197,7 @@ import Testing
         try? FileManager.default.removeItem(at: copy)
         try FileManager.default.copyItem(at: source, to: copy)
         _ = try SQLiteCLI.run(copy, "UPDATE schema_version SET version = 99")
-        let run = try EngineProcess.run(["--database", copy.path], stdin: #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n")
+        let run = try EngineBinary.run(["--database", copy.path], stdin: RequestLine.encode(PingRequest(), id: 1) + "\n")
         #expect(run.code == 2)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.contains("schema version 99"))
@@ -218,7 +217,7 @@ import Testing
         try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
         try bad.write(to: source.appendingPathComponent("bad.taxa"), atomically: true, encoding: .utf8)
         let out = source.appendingPathComponent("out.sqlite").path
-        let lenient = try EngineProcess.run(["build-db", "--taxa", source.path, "--out", out, "--quiet"])
+        let lenient = try EngineBinary.run(["build-db", "--taxa", source.path, "--out", out, "--quiet"])
         #expect(lenient.code == 0)
         let lines = Fixtures.taxa.split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(lenient.stderr.contains("bad.taxa:\(lines):"))
@@ -226,7 +225,7 @@ import Testing
         #expect(lenient.stderr.contains("Wrongus name does not start with its genus"))
         // Two lines left out; the misnamed species is kept, and reported.
         #expect(lenient.stdout.contains("skipped rows 2, issues 3"), "\(lenient.stdout)")
-        let strict = try EngineProcess.run(["build-db", "--taxa", source.path, "--out", out, "--strict", "--quiet"])
+        let strict = try EngineBinary.run(["build-db", "--taxa", source.path, "--out", out, "--strict", "--quiet"])
         #expect(strict.code != 0)
         #expect(strict.stderr.contains("bad.taxa:\(lines):"))
     }

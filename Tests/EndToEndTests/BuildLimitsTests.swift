@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLTestSupport
 import Testing
 
 /// `build-db`'s memory follows the taxa it keeps, not the bad rows it meets, and it never stores
@@ -15,7 +16,7 @@ import Testing
         let out = dir.appendingPathComponent("run.out"), err = dir.appendingPathComponent("run.err")
         for file in [out, err] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         let process = Process()
-        process.executableURL = EngineProcess.binary
+        process.executableURL = EngineBinary.url
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: out)

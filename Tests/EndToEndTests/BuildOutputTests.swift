@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import STOLSupport
+import STOLTestSupport
 import Testing
 
 /// `build-db` keeps what exists: it builds beside `--out` and renames over it only once the new
@@ -13,7 +14,7 @@ import Testing
 @Suite(.serialized) struct BuildOutputTests {
     /// Interrupted builds; `STOL_BUILD_INTERRUPTS` changes it.
     static var interrupts: Int { Int(ProcessInfo.processInfo.environment["STOL_BUILD_INTERRUPTS"] ?? "") ?? 12 }
-    static let source = EngineProcess.repositoryRoot.appendingPathComponent("dataset/default").path
+    static let source = EngineBinary.repositoryRoot.appendingPathComponent("dataset/default").path
 
     /// The arguments of one build of the embedded dataset into `out` (fixed date: the same bytes every time).
     static func arguments(_ out: URL) -> [String] {
@@ -34,7 +35,7 @@ import Testing
 
     static func start(_ arguments: [String]) throws -> Process {
         let process = Process()
-        process.executableURL = EngineProcess.binary
+        process.executableURL = EngineBinary.url
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
@@ -71,7 +72,7 @@ import Testing
             let delay = useconds_t.random(in: 0...(stage == "  vacuum" ? 800_000 : 100_000), using: &generator)
             // Progress goes to stderr (no --quiet): read it to see the stage arrive.
             let process = Process()
-            process.executableURL = EngineProcess.binary
+            process.executableURL = EngineBinary.url
             process.arguments = Self.arguments(out).filter { $0 != "--quiet" }
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
@@ -147,7 +148,7 @@ import Testing
         let limited = try Self.folder()
         defer { try? FileManager.default.removeItem(at: limited) }
         try check(limited, run: {
-            try run("ulimit -f 2048; exec '\(EngineProcess.binary.path)' \(quoted(Self.arguments(limited.appendingPathComponent("out.sqlite"))))", stderr: log)
+            try run("ulimit -f 2048; exec '\(EngineBinary.url.path)' \(quoted(Self.arguments(limited.appendingPathComponent("out.sqlite"))))", stderr: log)
         }, label: "ulimit -f")
 
         // A really full file system: a 3 MiB tmpfs, where mounting is allowed (as root in CI).
@@ -159,7 +160,7 @@ import Testing
         }
         defer { _ = FullDiskTests.shell("umount '\(mount.path)'") }
         try check(mount, run: {
-            try run("exec '\(EngineProcess.binary.path)' \(quoted(Self.arguments(mount.appendingPathComponent("out.sqlite"))))", stderr: log)
+            try run("exec '\(EngineBinary.url.path)' \(quoted(Self.arguments(mount.appendingPathComponent("out.sqlite"))))", stderr: log)
         }, label: "3 MiB tmpfs")
     }
 }

@@ -1,12 +1,15 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// The photographs that ship with the engine, over the real binary and the embedded database:
 /// each served for its taxon with its credits, in both sizes, by lists of ids; bad sizes and
 /// lists refused; never deletable; counted in the storage report.
 @Suite struct BundledMediaTests {
-    static let folder = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/BundledMedia")
+    static let folder = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/BundledMedia")
 
     struct Photo {
         var file: String
@@ -57,8 +60,8 @@ import Testing
                 unmatched.append(photo.scientificName)
                 continue
             }
-            for size in ["thumbnail", "page"] {
-                let image = try #require(await engine.result("media/image", .object(["taxonId": .integer(Int(id)), "size": .string(size)])),
+            for size in [ImageSize.thumbnail, .page] {
+                let image = try #require(await engine.result(MediaImageRequest(taxonId: id, size: size)),
                                          "\(photo.scientificName) \(size)")
                 #expect(image["taxonId"] == .integer(Int(id)))
                 #expect(image["packId"] == "bundled")
@@ -68,15 +71,15 @@ import Testing
                 #expect(image["credit"]?.stringValue?.contains(photo.author) == true)
                 #expect(image["mimeType"] == "image/jpeg")
                 #expect(image["fallbackFrom"] == nil)
-                let bytes = try Data(contentsOf: Self.folder.appendingPathComponent(size).appendingPathComponent(photo.file))
+                let bytes = try Data(contentsOf: Self.folder.appendingPathComponent(size.rawValue).appendingPathComponent(photo.file))
                 #expect(Data(base64Encoded: image["data"]?.stringValue ?? "") == bytes, "\(photo.file) \(size)")
-                if size == "thumbnail" { #expect(Self.pixels(image) == 160, "\(photo.file)") } else { #expect((161...800).contains(Self.pixels(image)), "\(photo.file)") }
+                if size == .thumbnail { #expect(Self.pixels(image) == 160, "\(photo.file)") } else { #expect((161...800).contains(Self.pixels(image)), "\(photo.file)") }
             }
             // Without a size: the largest, as before sizes existed.
-            #expect(Self.pixels(await engine.result("media/image", .object(["taxonId": .integer(Int(id))]))) > 160)
+            #expect(Self.pixels(await engine.result(MediaImageRequest(taxonId: id))) > 160)
         }
         // What the database lacks is reported, not failed on.
-        let packs = try #require(await engine.result("media/packs")?["packs"]?.arrayValue)
+        let packs = try #require(await engine.result(MediaPacksRequest())?["packs"]?.arrayValue)
         let bundled = try #require(packs.first)
         #expect(bundled["id"] == "bundled" && bundled["deletable"] == false && bundled["bundled"] == true)
         #expect(bundled["imageCount"] == 24)
@@ -87,19 +90,19 @@ import Testing
     @Test func theDogIsFoundAsItsDomesticFormAndTheKoalaByName() async throws {
         let engine = try EngineProcess()
         let koala = try #require(try Self.expectedTaxon("Phascolarctos cinereus"))
-        let image = try #require(await engine.result("media/image", .object(["taxonId": .integer(Int(koala)), "size": "page"])))
+        let image = try #require(await engine.result(MediaImageRequest(taxonId: koala, size: .page)))
         #expect(image["author"] == "BurningWell" && image["license"] == "Public Domain")
         #expect(image["width"] == 600 && image["height"] == 800)
         #expect(image["depicts"] == nil)
         // The credits name the dog as NCBI does; the embedded database as a species of Canis.
         if let dog = try EmbeddedDatabaseTests.query("SELECT id FROM taxa WHERE scientific_name = 'Canis familiaris'").first.flatMap({ Int64($0) }) {
-            let served = try #require(await engine.result("media/image", .object(["taxonId": .integer(Int(dog)), "size": "thumbnail"])))
+            let served = try #require(await engine.result(MediaImageRequest(taxonId: dog, size: .thumbnail)))
             #expect(served["depicts"] == "Canis lupus familiaris")
             #expect(served["author"] == "Hans Kemperman")
         }
         // Never the wild species.
         let wolf = try #require(try EmbeddedDatabaseTests.query("SELECT id FROM taxa WHERE scientific_name = 'Canis lupus'").first.flatMap { Int64($0) })
-        #expect(await engine.call("media/image", .object(["taxonId": .integer(Int(wolf))]))?["result"] == .null)
+        #expect(await engine.call(MediaImageRequest(taxonId: wolf))?["result"] == .null)
     }
 
     @Test func oneCallFillsAResultList() async throws {
@@ -108,27 +111,26 @@ import Testing
         let jaguar = try #require(try Self.expectedTaxon("Panthera onca"))
         let lion = try #require(try EmbeddedDatabaseTests.query("SELECT id FROM taxa WHERE scientific_name = 'Panthera leo'").first.flatMap { Int64($0) })
         let ids: [Int64] = [jaguar, lion, koala, jaguar]
-        let list = try #require(await engine.result("media/image", .object(["taxonIds": .array(ids.map { .integer(Int($0)) }), "size": "thumbnail"])))
+        let list = try #require(await engine.result(MediaImageRequest(taxonIds: ids, size: .thumbnail)))
         let entries = try #require(list["images"]?.arrayValue)
-        #expect(entries.map { $0["taxonId"] } == ids.map { .integer(Int($0)) })
+        #expect(entries.map { $0["taxonId"] } == ids.map { JSONValue.integer($0) })
         #expect(entries[1]["image"] == .null)  // no lion photo ships
         for i in [0, 2, 3] {
-            #expect(entries[i]["image"]?["taxonId"] == .integer(Int(ids[i])))
+            #expect(entries[i]["image"]?["taxonId"] == JSONValue.integer(ids[i]))
             #expect(Self.pixels(entries[i]["image"]) == 160)
             #expect(entries[i]["image"]?["author"] != nil && entries[i]["image"]?["source"] != nil)
         }
         // Fifty ids are allowed; ids no database knows are null entries.
-        let fifty = (1...50).map { JSONValue.integer($0) }
-        #expect(await engine.result("media/image", .object(["taxonIds": .array(fifty)]))?["images"]?.arrayValue?.count == 50)
+        #expect(await engine.result(MediaImageRequest(taxonIds: Array(1...50)))?["images"]?.arrayValue?.count == 50)
     }
 
     @Test func badSizesAndListsAreTypedErrors() async throws {
         let engine = try EngineProcess()
         func expectInvalid(_ params: JSONValue, field: String, sourceLocation: SourceLocation = #_sourceLocation) async -> JSONValue? {
-            let response = await engine.call("media/image", params)
+            let response = await engine.call(MediaImageRequest.self, params: params)
             #expect(response?["error"]?["code"] == -32602, "\(String(describing: response))", sourceLocation: sourceLocation)
             #expect(response?["error"]?["data"]?["kind"] == "invalidParams", sourceLocation: sourceLocation)
-            #expect(response?["error"]?["data"]?["field"] == .string(field), "\(String(describing: response))", sourceLocation: sourceLocation)
+            #expect(response?["error"]?["data"]?["field"] == JSONValue.string(field), "\(String(describing: response))", sourceLocation: sourceLocation)
             return response?["error"]?["data"]
         }
         let size = await expectInvalid(.object(["taxonId": 1, "size": "huge"]), field: "size")
@@ -141,23 +143,23 @@ import Testing
         _ = await expectInvalid(.object(["taxonIds": [1, 0]]), field: "taxonIds.1")
         _ = await expectInvalid(.object(["taxonId": 1, "size": 3]), field: "size")
         // The engine keeps serving.
-        #expect(await engine.result("ping") != nil)
+        #expect(await engine.result(PingRequest()) != nil)
     }
 
     @Test func theBundledPackCannotBeDeletedNorTakenOver() async throws {
         let engine = try EngineProcess()
-        let response = await engine.call("media/deletePack", .object(["id": "bundled"]))
+        let response = await engine.call(MediaDeletePackRequest(id: "bundled"))
         #expect(response?["error"]?["code"] == -32003)
         #expect(response?["error"]?["data"]?["kind"] == "mediaPackNotDeletable")
-        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.first?["id"] == "bundled")
+        #expect(await engine.result(MediaPacksRequest())?["packs"]?.arrayValue?.first?["id"] == "bundled")
         // A file put where an installed pack of that id would go is ignored, never served or deleted.
         let media = engine.dataDirectory.appendingPathComponent("Media")
         try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
         try Data("not a pack".utf8).write(to: media.appendingPathComponent("bundled.sqlite"))
-        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.count == 1)
-        #expect(await engine.call("media/deletePack", .object(["id": "bundled"]))?["error"]?["code"] == -32003)
+        #expect(await engine.result(MediaPacksRequest())?["packs"]?.arrayValue?.count == 1)
+        #expect(await engine.call(MediaDeletePackRequest(id: "bundled"))?["error"]?["code"] == -32003)
         #expect(FileManager.default.fileExists(atPath: media.appendingPathComponent("bundled.sqlite").path))
-        let report = try #require(await engine.result("storage/report"))
+        let report = try #require(await engine.result(StorageReportRequest()))
         let bundled = try #require(report["mediaPacks"]?.arrayValue?.first)
         let files = try FileManager.default.subpathsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".jpg") }
         let onDisk = try files.reduce(Int64(0)) { $0 + ((try FileManager.default.attributesOfItem(atPath: Self.folder.appendingPathComponent($1).path)[.size] as? NSNumber)?.int64Value ?? 0) }

@@ -1,31 +1,34 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// `build-db --dwca` and `--coldp` through the real binary, and the databases they make served
 /// over stdio: lineages, synonyms, common names by language, homonyms told apart.
 @Suite(.serialized) struct ChecklistBuildTests {
     static func sharedData(_ path: String) -> URL {
-        EngineProcess.repositoryRoot.appendingPathComponent("../shared/data").appendingPathComponent(path).standardizedFileURL
+        EngineBinary.repositoryRoot.appendingPathComponent("../shared/data").appendingPathComponent(path).standardizedFileURL
     }
 
     static func build(_ arguments: [String], name: String) throws -> (db: URL, stdout: String, stderr: String) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stol-checklist-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let db = dir.appendingPathComponent(name)
-        let run = try EngineProcess.run(["build-db"] + arguments + ["--out", db.path, "--build-date", "2026-01-01", "--top-n", "3"])
+        let run = try EngineBinary.run(["build-db"] + arguments + ["--out", db.path, "--build-date", "2026-01-01", "--top-n", "3"])
         guard run.code == 0 else { throw Fixtures.FixtureError(message: run.stderr) }
         return (db, run.stdout, run.stderr)
     }
 
     /// Walks down from the roots by name.
     static func find(_ engine: EngineProcess, _ path: [String]) async -> JSONValue? {
-        var children = await engine.result("taxon/roots")?["roots"]?.arrayValue ?? []
+        var children = await engine.result(TaxonRootsRequest())?["roots"]?.arrayValue ?? []
         var found: JSONValue?
         for name in path {
             found = children.first { $0["scientificName"]?.stringValue == name }
-            guard let id = found?["id"] else { return nil }
-            children = await engine.result("taxon/children", .object(["id": id, "limit": 1000]))?["children"]?.arrayValue ?? []
+            guard let id = found?["id"]?.int64Value else { return nil }
+            children = await engine.result(TaxonChildrenRequest(id: id, limit: 1000))?["children"]?.arrayValue ?? []
         }
         return found
     }
@@ -40,7 +43,8 @@ import Testing
 
         let engine = try EngineProcess(["--database", built.db.path])
         let tiger = try #require(await Self.find(engine, ["Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera", "Panthera tigris"]))
-        let detail = try #require(await engine.result("taxon/detail", .object(["id": tiger["id"]!, "lang": "es"])))
+        let tigerID = try #require(tiger["id"]?.int64Value)
+        let detail = try #require(await engine.result(TaxonDetailRequest(id: tigerID, lang: "es")))
         #expect(detail["preferredCommonName"] == "Tigre")
         #expect(detail["lineage"]?.arrayValue?.map { $0["scientificName"]?.stringValue ?? "" } == ["Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera"])
         let synonyms = detail["synonyms"]?.arrayValue?.compactMap { $0["name"]?.stringValue }.sorted()
@@ -64,7 +68,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: built.db.deletingLastPathComponent().path) == ["spiders.sqlite"])
 
         let engine = try EngineProcess(["--database", built.db.path])
-        let info = await engine.result("database/info")
+        let info = await engine.result(DatabaseInfoRequest())
         #expect(info?["taxaCount"] == 506)
         #expect(info?["dataset"]?["attribution"]?.stringValue?.contains("central European spider diversity") == true)
         let species = try #require(await Self.find(engine, ["Agelena", "Agelena labyrinthica"]))
@@ -77,7 +81,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try "<archive><core rowType='Taxon'>".write(to: dir.appendingPathComponent("meta.xml"), atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("bad.sqlite")
-        let run = try EngineProcess.run(["build-db", "--dwca", dir.path, "--out", out.path, "--strict"])
+        let run = try EngineBinary.run(["build-db", "--dwca", dir.path, "--out", out.path, "--strict"])
         #expect(run.code != 0)
         #expect(run.stderr.contains("meta.xml:") && run.stderr.contains("malformed XML"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
@@ -118,10 +122,10 @@ import Testing
         let aves = try #require(await Self.find(engine, ["Eukaryota", "Animalia", "Aves"]))
         #expect(aves["disambiguation"] == nil)
         #expect(gannet["disambiguation"]?["ancestorId"] == aves["id"])
-        let got = await engine.result("taxon/get", .object(["id": gannet["id"]!]))
+        let got = await engine.result(TaxonGetRequest(id: try #require(gannet["id"]?.int64Value)))
         #expect(got?["disambiguation"]?["display"] == "Morus (genus in Aves)")
         let species = try #require(await Self.find(engine, ["Eukaryota", "Animalia", "Aves", "Morus", "Morus bassanus"]))
-        let lineage = await engine.result("taxon/ancestors", .object(["id": species["id"]!]))?["ancestors"]?.arrayValue ?? []
+        let lineage = await engine.result(TaxonAncestorsRequest(id: try #require(species["id"]?.int64Value)))?["ancestors"]?.arrayValue ?? []
         #expect(lineage.map { $0["disambiguation"]?["display"]?.stringValue } == [nil, nil, nil, "Morus (genus in Aves)"])
     }
 
@@ -197,7 +201,7 @@ import Testing
         #expect(built.stderr.components(separatedBy: "synonyms point at each other in a loop").count - 1 == 31, "\(built.stderr)")
         #expect(built.stdout.contains("skipped rows 0, issues 31"), "\(built.stdout)")
         let engine = try EngineProcess(["--database", built.db.path])
-        #expect(await engine.result("database/info")?["taxaCount"] == 62)
+        #expect(await engine.result(DatabaseInfoRequest())?["taxaCount"] == 62)
     }
 
     /// An archive that keeps no accepted taxon fails, writes nothing, and says why, even with
@@ -208,7 +212,7 @@ import Testing
         let source = try Self.archive([["1", "", "2", "Felis leo", "species", "synonym"], ["2", "", "1", "Leo leo", "species", "synonym"]], in: dir)
         let out = dir.appendingPathComponent("out.sqlite")
         for extra in [[], ["--allow-partial"]] {
-            let run = try EngineProcess.run(["build-db", "--dwca", source.path, "--out", out.path] + extra)
+            let run = try EngineBinary.run(["build-db", "--dwca", source.path, "--out", out.path] + extra)
             #expect(run.code != 0, "\(extra)")
             #expect(run.stderr.contains("no accepted taxon is left; --dwca \(source.path) yields no taxa (2 rows read, 2 skipped); nothing was written"), "\(run.stderr)")
             #expect(run.stderr.contains("synonyms point at each other in a loop (ids 1 → 2 → 1): 2 names skipped"), "\(run.stderr)")
@@ -224,13 +228,13 @@ import Testing
         let empty = dir.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         try "1\tAves\n".write(to: empty.appendingPathComponent("taxa.txt"), atomically: true, encoding: .utf8)
-        let taxa = EngineProcess.repositoryRoot.appendingPathComponent("dataset/default").path
+        let taxa = EngineBinary.repositoryRoot.appendingPathComponent("dataset/default").path
         let out = dir.appendingPathComponent("out.sqlite")
-        let refused = try EngineProcess.run(["build-db", "--taxa", taxa, "--dwca", empty.path, "--out", out.path, "--quiet"])
+        let refused = try EngineBinary.run(["build-db", "--taxa", taxa, "--dwca", empty.path, "--out", out.path, "--quiet"])
         #expect(refused.code != 0)
         #expect(refused.stderr.contains("--dwca \(empty.path) yields no taxa (1 row read, 1 skipped) (--allow-partial builds it anyway); nothing was written"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
-        let allowed = try EngineProcess.run(["build-db", "--taxa", taxa, "--dwca", empty.path, "--out", out.path, "--quiet", "--allow-partial"])
+        let allowed = try EngineBinary.run(["build-db", "--taxa", taxa, "--dwca", empty.path, "--out", out.path, "--quiet", "--allow-partial"])
         #expect(allowed.code == 0, "\(allowed.stderr)")
         #expect(allowed.stderr.contains("warning: --dwca \(empty.path) yields no taxa (1 row read, 1 skipped) (built anyway: --allow-partial)"), "\(allowed.stderr)")
         #expect(allowed.stdout.contains("taxa 3569"), "\(allowed.stdout)")
@@ -250,12 +254,12 @@ import Testing
         ]
         let source = try Self.archive(rows, in: dir)
         let out = dir.appendingPathComponent("out.sqlite")
-        let refused = try EngineProcess.run(["build-db", "--dwca", source.path, "--out", out.path])
+        let refused = try EngineBinary.run(["build-db", "--dwca", source.path, "--out", out.path])
         #expect(refused.code != 0)
         #expect(refused.stderr.contains("--dwca \(source.path): 10 rows read, 4 skipped (40 %), 6 taxa kept"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--dwca \(source.path) lost 40 % of its rows (4 of 10), more than the 20 % allowed (--allow-partial builds it anyway); nothing was written"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
-        let allowed = try EngineProcess.run(["build-db", "--dwca", source.path, "--out", out.path, "--allow-partial"])
+        let allowed = try EngineBinary.run(["build-db", "--dwca", source.path, "--out", out.path, "--allow-partial"])
         #expect(allowed.code == 0, "\(allowed.stderr)")
         #expect(allowed.stdout.contains("taxa 6,"), "\(allowed.stdout)")
     }
@@ -263,12 +267,12 @@ import Testing
     /// The embedded database was built before homonyms were handled; its two Morus are told apart.
     @Test func embeddedDatabaseHomonyms() async throws {
         let engine = try EngineProcess()
-        let gannet = await engine.result("taxon/get", .object(["id": .integer(3_887_965_843_785_709)]))
-        let mulberry = await engine.result("taxon/get", .object(["id": .integer(1_883_078_841_168_335)]))
+        let gannet = await engine.result(TaxonGetRequest(id: 3_887_965_843_785_709))
+        let mulberry = await engine.result(TaxonGetRequest(id: 1_883_078_841_168_335))
         #expect(gannet?["scientificName"] == "Morus")
         #expect(gannet?["disambiguation"]?["display"] == "Morus (genus in Aves)")
         #expect(mulberry?["disambiguation"]?["display"] == "Morus (genus in Magnoliopsida)")
-        let sulidae = await engine.result("taxon/get", .object(["id": gannet!["parentId"]!]))
+        let sulidae = await engine.result(TaxonGetRequest(id: try #require(gannet?["parentId"]?.int64Value)))
         #expect(sulidae?["scientificName"] == "Sulidae")
         #expect(sulidae?["disambiguation"] == nil)
     }

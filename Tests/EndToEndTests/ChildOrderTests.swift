@@ -1,5 +1,8 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// `taxon/children` with `sort: "common"`: a level in the child's language, paged through the real
@@ -42,21 +45,21 @@ import Testing
     }
 
     func genus(_ engine: EngineProcess) async throws -> Int64 {
-        let found = await engine.result("search/query", .object(["query": "Mus", "rank": "genus"]))
+        let found = await engine.result(SearchQueryRequest(query: "Mus", rank: .genus))
         return try #require(found?["results"]?.arrayValue?.first?["id"]?.int64Value)
     }
 
-    /// Every page of `params`' level, following `nextCursor`; fails on an error.
-    func pages(_ engine: EngineProcess, _ params: [(key: String, value: JSONValue)]) async throws -> [[JSONValue]] {
+    /// Every page of `request`'s level, following `nextCursor`; fails on an error.
+    func pages(_ engine: EngineProcess, _ request: TaxonChildrenRequest) async throws -> [[JSONValue]] {
         var out: [[JSONValue]] = []
-        var cursor: JSONValue?
+        var request = request
         repeat {
-            let answer = await engine.call("taxon/children", .object(params + (cursor.map { [("cursor", $0)] } ?? [])))
+            let answer = await engine.call(request)
             let result = try #require(answer?["result"], "\(String(describing: answer))")
             out.append(result["children"]?.arrayValue ?? [])
-            cursor = result["nextCursor"]
+            request.cursor = result["nextCursor"]?.stringValue
             #expect(out.count < 200)
-        } while cursor != nil && out.count < 200
+        } while request.cursor != nil && out.count < 200
         return out
     }
 
@@ -81,20 +84,20 @@ import Testing
     @Test func pagingAWholeLevelInEitherOrderAndEveryLanguage() async throws {
         let engine = try engine()
         let mus = try await genus(engine)
-        let scientific = try #require(await engine.result("taxon/children", .object(["id": .integer(mus), "limit": 1000]))?["children"]?.arrayValue)
+        let scientific = try #require(await engine.result(TaxonChildrenRequest(id: mus, limit: 1000))?["children"]?.arrayValue)
         #expect(scientific.count == 40)
         let sciIDs = scientific.compactMap { $0["id"]?.int64Value }
         let sciKeys = scientific.map { ($0["scientificName"]!.stringValue!, $0["id"]!.int64Value!) }
         #expect(zip(sciKeys, sciKeys.dropFirst()).allSatisfy { $0 < $1 }, "the default order stays by scientific name, then id")
-        let explicit = await engine.result("taxon/children", .object(["id": .integer(mus), "limit": 1000, "sort": "scientific"]))?["children"]?.arrayValue
+        let explicit = await engine.result(TaxonChildrenRequest(id: mus, limit: 1000, sort: .scientific))?["children"]?.arrayValue
         #expect(explicit == scientific)
 
         for (lang, canonical) in [("de", "de"), ("DE_de", "de-DE"), ("de-CH", "de-CH"), ("en", "en"), ("fr", "fr"), ("ja", "ja")] {
-            let listed = try #require(await engine.result("taxon/children", .object(["id": .integer(mus), "limit": 1000, "lang": .string(lang)]))?["children"]?.arrayValue)
+            let listed = try #require(await engine.result(TaxonChildrenRequest(id: mus, limit: 1000, lang: lang))?["children"]?.arrayValue)
             let expected = Self.commonOrder(listed, lang: canonical)
             let named = listed.filter { [canonical, String(canonical.prefix(2))].contains($0["preferredCommonNameLang"]?.stringValue ?? "") }.count
             for limit in [1, 2, 3, 7, 13, 100] {
-                let paged = try await pages(engine, [("id", .integer(mus)), ("limit", .integer(limit)), ("lang", .string(lang)), ("sort", "common")])
+                let paged = try await pages(engine, TaxonChildrenRequest(id: mus, limit: limit, lang: lang, sort: .common))
                 let ids = paged.flatMap { $0 }.compactMap { $0["id"]?.int64Value }
                 #expect(ids == expected, "lang \(lang), limit \(limit)")
                 #expect(Set(ids) == Set(sciIDs) && ids.count == 40, "every child once: lang \(lang), limit \(limit)")
@@ -117,7 +120,7 @@ import Testing
     @Test func namesThatTieKeepOneOrder() async throws {
         let engine = try engine()
         let mus = try await genus(engine)
-        let page = try #require(await engine.result("taxon/children", .object(["id": .integer(mus), "lang": "de", "sort": "common", "limit": 16]))?["children"]?.arrayValue)
+        let page = try #require(await engine.result(TaxonChildrenRequest(id: mus, limit: 16, lang: "de", sort: .common))?["children"]?.arrayValue)
         let names = page.compactMap { $0["preferredCommonName"]?.stringValue }
         #expect(names.prefix(2) == ["Aal-Maus", "Aal-Maus"], "\(names)")
         #expect(names[2..<6] == ["Ährenmaus", "Ährenmaus", "ährenmaus", "ährenmaus"], "Ä sorts with A; then as written: \(names)")
@@ -131,9 +134,9 @@ import Testing
     @Test func filtersApplyToBothGroups() async throws {
         let engine = try engine()
         let mus = try await genus(engine)
-        let listed = try #require(await engine.result("taxon/children", .object(["id": .integer(mus), "limit": 1000, "lang": "de", "conservation": "LC"]))?["children"]?.arrayValue)
+        let listed = try #require(await engine.result(TaxonChildrenRequest(id: mus, limit: 1000, conservation: .LC, lang: "de"))?["children"]?.arrayValue)
         #expect(listed.count == 14)
-        let paged = try await pages(engine, [("id", .integer(mus)), ("limit", 4), ("lang", "de"), ("sort", "common"), ("conservation", "LC")])
+        let paged = try await pages(engine, TaxonChildrenRequest(id: mus, limit: 4, conservation: .LC, lang: "de", sort: .common))
         #expect(paged.flatMap { $0 }.compactMap { $0["id"]?.int64Value } == Self.commonOrder(listed, lang: "de"))
     }
 
@@ -142,23 +145,23 @@ import Testing
     @Test func cursorsStayWithTheirOrderAndLanguage() async throws {
         let engine = try engine()
         let mus = try await genus(engine)
-        let german = try #require(await engine.result("taxon/children", .object(["id": .integer(mus), "limit": 2, "lang": "de", "sort": "common"]))?["nextCursor"])
-        let french = await engine.call("taxon/children", .object(["id": .integer(mus), "limit": 2, "lang": "fr", "sort": "common", "cursor": german]))
+        let german = try #require(await engine.result(TaxonChildrenRequest(id: mus, limit: 2, lang: "de", sort: .common))?["nextCursor"]?.stringValue)
+        let french = await engine.call(TaxonChildrenRequest(id: mus, limit: 2, cursor: german, lang: "fr", sort: .common))
         #expect(french?["error"]?["data"]?["field"] == "cursor")
         #expect(french?["error"]?["data"]?["detail"] == "was made for lang de, not fr")
-        let scientific = await engine.call("taxon/children", .object(["id": .integer(mus), "limit": 2, "lang": "de", "cursor": german]))
+        let scientific = await engine.call(TaxonChildrenRequest(id: mus, limit: 2, cursor: german, lang: "de"))
         #expect(scientific?["error"]?["data"]?["detail"] == "was made for sort common, not scientific")
         // The same language written another way is the same language.
-        let again = await engine.call("taxon/children", .object(["id": .integer(mus), "limit": 2, "lang": "DE", "sort": "common", "cursor": german]))
+        let again = await engine.call(TaxonChildrenRequest(id: mus, limit: 2, cursor: german, lang: "DE", sort: .common))
         #expect(again?["result"]?["children"]?.arrayValue?.count == 2)
 
         // A cursor as engines before the common order wrote them: {"id","name","parent"}.
-        let all = try #require(await engine.result("taxon/children", .object(["id": .integer(mus), "limit": 1000]))?["children"]?.arrayValue)
+        let all = try #require(await engine.result(TaxonChildrenRequest(id: mus, limit: 1000))?["children"]?.arrayValue)
         let old = #"{"id":\#(all[4]["id"]!.int64Value!),"name":"\#(all[4]["scientificName"]!.stringValue!)","parent":\#(mus)}"#
         let cursor = Data(old.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-        let resumed = await engine.result("taxon/children", .object(["id": .integer(mus), "limit": 3, "cursor": .string(cursor)]))?["children"]?.arrayValue
+        let resumed = await engine.result(TaxonChildrenRequest(id: mus, limit: 3, cursor: cursor))?["children"]?.arrayValue
         #expect(resumed == Array(all[5..<8]))
-        let unknownSort = await engine.call("taxon/children", .object(["id": .integer(mus), "sort": "popular"]))
+        let unknownSort = await engine.call(TaxonChildrenRequest.self, params: .object(["id": .integer(mus), "sort": "popular"]))
         #expect(unknownSort?["error"]?["data"]?["field"] == "sort")
     }
 }

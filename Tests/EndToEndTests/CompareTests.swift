@@ -1,5 +1,8 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// `compare/*` over the real binary, on the fixture database and on the embedded one.
@@ -18,9 +21,7 @@ import Testing
     }
 
     func compare(_ engine: EngineProcess, _ a: String, _ b: String, lang: String? = nil) async throws -> JSONValue? {
-        var params: [(key: String, value: JSONValue)] = [("a", .integer(try id(a))), ("b", .integer(try id(b)))]
-        if let lang { params.append(("lang", .string(lang))) }
-        return await engine.call("compare/taxa", .object(params))
+        await engine.call(CompareTaxaRequest(a: try id(a), b: try id(b), lang: lang))
     }
 
     static func names(_ taxa: JSONValue?) -> [String] { taxa?.arrayValue?.compactMap { $0["scientificName"]?.stringValue } ?? [] }
@@ -42,8 +43,7 @@ import Testing
             .object(["key": "habitat", "onlyA": ["savanna"], "onlyB": [], "shared": []]),
         ]))
         // The specification's switch: no similarity, the same deltas.
-        let params: JSONValue = .object(["a": .integer(try id("Panthera leo")), "b": .integer(try id("Panthera tigris")), "includeTraitSimilarity": false])
-        let without = try #require(await engine.call("compare/taxa", params)?["result"])
+        let without = try #require(await engine.call(CompareTaxaRequest(a: try id("Panthera leo"), b: try id("Panthera tigris"), includeTraitSimilarity: false))?["result"])
         #expect(without["traitSimilarity"] == .null && without["traitDeltas"] == result["traitDeltas"])
     }
 
@@ -103,7 +103,7 @@ import Testing
         #expect(japanese["lca"]?["preferredCommonName"] == "Life" && japanese["lca"]?["preferredCommonNameLang"] == "en")
 
         // The bulk form for scripts: no taxon is their ancestor, so null, as documented.
-        let bulk = await engine.result("compare/lca", .object(["pairs": [[.integer(try id("Panthera leo")), .integer(try id("Escherichia coli"))]]]))
+        let bulk = await engine.result(CompareLCARequest(pairs: [[try id("Panthera leo"), try id("Escherichia coli")]]))
         #expect(bulk?["lcas"] == [.null] && bulk?["distances"] == [.null])
     }
 
@@ -144,26 +144,27 @@ import Testing
     @Test func unknownIdsAndBadParams() async throws {
         let engine = try engine()
         let leo = try id("Panthera leo")
-        for params: JSONValue in [.object(["a": 424242, "b": .integer(leo)]), .object(["a": .integer(leo), "b": 424242])] {
-            let error = await engine.call("compare/taxa", params)?["error"]
-            #expect(error?["code"] == .number("-32002"))
+        for request in [CompareTaxaRequest(a: 424242, b: leo), CompareTaxaRequest(a: leo, b: 424242)] {
+            let error = await engine.call(request)?["error"]
+            #expect(error?["code"] == -32002)
             #expect(error?["data"]?["kind"] == "taxonNotFound")
             #expect(error?["data"]?["id"] == 424242)
         }
-        let relatives = await engine.call("compare/relatives", .object(["id": 424242]))?["error"]
+        let relatives = await engine.call(CompareRelativesRequest(id: 424242))?["error"]
         #expect(relatives?["data"]?["kind"] == "taxonNotFound" && relatives?["data"]?["id"] == 424242)
-        let cases: [(String, JSONValue, String)] = [
-            ("compare/taxa", .object(["a": .integer(leo)]), "b"), ("compare/taxa", .object(["a": -1, "b": 1]), "a"),
-            ("compare/taxa", .object(["a": 1, "b": 2, "lang": "??"]), "lang"),
-            ("compare/relatives", .object([:]), "id"), ("compare/relatives", .object(["id": .integer(leo), "n": 0]), "n"),
-            ("compare/relatives", .object(["id": .integer(leo), "n": 101]), "n"),
-            ("compare/relatives", .object(["id": .integer(leo), "source": "guess"]), "source"),
-            ("compare/relatives", .object(["id": .integer(leo), "maxCandidates": 0]), "maxCandidates"),
+        let taxa = CompareTaxaRequest.self, nearest = CompareRelativesRequest.self
+        let cases: [(any RPCRequest.Type, JSONValue, String)] = [
+            (taxa, .object(["a": .integer(leo)]), "b"), (taxa, .object(["a": -1, "b": 1]), "a"),
+            (taxa, .object(["a": 1, "b": 2, "lang": "??"]), "lang"),
+            (nearest, .object([:]), "id"), (nearest, .object(["id": .integer(leo), "n": 0]), "n"),
+            (nearest, .object(["id": .integer(leo), "n": 101]), "n"),
+            (nearest, .object(["id": .integer(leo), "source": "guess"]), "source"),
+            (nearest, .object(["id": .integer(leo), "maxCandidates": 0]), "maxCandidates"),
         ]
-        for (method, params, field) in cases {
-            let error = await engine.call(method, params)?["error"]
-            #expect(error?["code"] == .number("-32602"), "\(method) \(params)")
-            #expect(error?["data"]?["field"] == .string(field), "\(method) \(params)")
+        for (contract, params, field) in cases {
+            let error = await engine.call(contract, params: params)?["error"]
+            #expect(error?["code"] == -32602, "\(contract.method) \(params)")
+            #expect(error?["data"]?["field"] == JSONValue.string(field), "\(contract.method) \(params)")
         }
     }
 
@@ -172,29 +173,29 @@ import Testing
         let engine = try engine()
         let ids = try EmbeddedDatabaseTests.query("SELECT id FROM taxa ORDER BY id", try Self.database.get()).compactMap { Int64($0) }
         #expect(ids.count == 57)
-        var pairs: [JSONValue] = []
+        var pairs: [[TaxonID]] = []
         var expected: [(lca: JSONValue?, distance: JSONValue?)] = []
         for (i, a) in ids.enumerated() {
             for b in [ids[(i * 7 + 3) % ids.count], a, ids[(i * 13 + 5) % ids.count]] {
-                pairs.append(.array([.integer(a), .integer(b)]))
-                let one = await engine.call("compare/taxa", .object(["a": .integer(a), "b": .integer(b)]))
+                pairs.append([a, b])
+                let one = await engine.call(CompareTaxaRequest(a: a, b: b))
                 let result = try #require(one?["result"])
                 // Across trees `compare/taxa` meets at the root of life (id 0); `compare/lca` answers null.
                 let acrossLife = result["lca"]?["id"] == 0
                 expected.append(acrossLife ? (.null, .null) : (result["lca"]?["id"], result["taxonomicDistance"]))
             }
         }
-        _ = await engine.result("compare/stats")
-        let bulk = try #require(await engine.result("compare/lca", .object(["pairs": .array(pairs)])))
+        _ = await engine.result(CompareStatsRequest())
+        let bulk = try #require(await engine.result(CompareLCARequest(pairs: pairs)))
         #expect(bulk["source"] == "tree")
         #expect(bulk["lcas"]?.arrayValue?.count == pairs.count)
         #expect(bulk["lcas"]?.arrayValue == expected.map { $0.lca ?? .null })
         #expect(bulk["distances"]?.arrayValue == expected.map { $0.distance ?? .null })
         #expect(expected.contains { $0.lca == .null })
 
-        #expect(await engine.result("compare/lca", .object(["pairs": .array([])]))?["lcas"] == .array([]))
+        #expect(await engine.result(CompareLCARequest(pairs: []))?["lcas"] == .array([]))
         let lion = try id("Panthera leo")
-        func error(_ pairs: JSONValue) async -> JSONValue? { await engine.call("compare/lca", .object(["pairs": pairs]))?["error"] }
+        func error(_ pairs: JSONValue) async -> JSONValue? { await engine.call(CompareLCARequest.self, params: .object(["pairs": pairs]))?["error"] }
         let unknown = await error(.array([.array([.integer(lion), .integer(lion)]), .array([.integer(lion), .integer(99)])]))
         #expect(unknown?["code"] == -32002)
         #expect(unknown?["data"]?["id"] == 99)
@@ -204,7 +205,7 @@ import Testing
         #expect(await error(.integer(3))?["data"]?["field"] == "pairs")
         let tooMany = JSONValue.array(Array(repeating: .array([.integer(lion), .integer(lion)]), count: 100_001))
         #expect(await error(tooMany)?["data"]?["field"] == "pairs")
-        #expect(await engine.result("ping") != nil)
+        #expect(await engine.result(PingRequest()) != nil)
     }
 
     /// `taxon/lineages` gives, for every taxon at once, the ids `taxon/ancestors` lists, from the
@@ -214,34 +215,34 @@ import Testing
         var expected: [JSONValue] = []
         let engine = try engine()
         for id in ids {
-            let ancestors = await engine.result("taxon/ancestors", .object(["id": .integer(id)]))?["ancestors"]?.arrayValue ?? []
+            let ancestors = await engine.result(TaxonAncestorsRequest(id: id))?["ancestors"]?.arrayValue ?? []
             expected.append(.array(ancestors.compactMap { $0["id"] }))
         }
         #expect(expected.contains { $0.arrayValue?.isEmpty == true } && expected.contains { ($0.arrayValue?.count ?? 0) > 5 })
-        let asked = JSONValue.array(ids.map { .integer($0) } + [.integer(ids[3])])
-        let bulk = try #require(await engine.result("taxon/lineages", .object(["ids": asked])))
+        let asked = TaxonLineagesRequest(ids: ids + [ids[3]])
+        let bulk = try #require(await engine.result(asked))
         #expect(bulk["source"] == "tree")
         #expect(bulk["lineages"]?.arrayValue == expected + [expected[3]])
         // Without the in-memory tree (a limit of 10 nodes), the same answer from SQL.
         let sql = try EngineProcess(["--database", try Self.database.get().path, "--lca-max-nodes", "10"])
-        let fromSQL = try #require(await sql.result("taxon/lineages", .object(["ids": asked])))
+        let fromSQL = try #require(await sql.result(asked))
         #expect(fromSQL["source"] == "sql")
         #expect(fromSQL["lineages"] == bulk["lineages"])
 
-        func error(_ ids: JSONValue) async -> JSONValue? { await engine.call("taxon/lineages", .object(["ids": ids]))?["error"] }
+        func error(_ ids: JSONValue) async -> JSONValue? { await engine.call(TaxonLineagesRequest.self, params: .object(["ids": ids]))?["error"] }
         let unknown = await error(.array([.integer(ids[0]), .integer(99)]))
         #expect(unknown?["code"] == -32002 && unknown?["data"]?["id"] == 99)
         #expect(await error(.array([.integer(ids[0]), .integer(-4)]))?["data"]?["field"] == "ids.1")
         #expect(await error(.array(Array(repeating: .integer(ids[0]), count: 100_001)))?["data"]?["field"] == "ids")
-        #expect(await engine.result("taxon/lineages", .object(["ids": .array([])]))?["lineages"] == .array([]))
+        #expect(await engine.result(TaxonLineagesRequest(ids: []))?["lineages"] == .array([]))
     }
 
     /// Waits until the engine's in-memory tree has been built (or given up).
     static func waitForTree(_ engine: EngineProcess) async throws -> JSONValue? {
-        var stats = await engine.result("compare/stats")
+        var stats = await engine.result(CompareStatsRequest())
         for _ in 0..<500 where stats?["state"] == "building" {
             try await Task.sleep(for: .milliseconds(10))
-            stats = await engine.result("compare/stats")
+            stats = await engine.result(CompareStatsRequest())
         }
         return stats?["state"]
     }
@@ -255,34 +256,33 @@ import Testing
         let ids = try EmbeddedDatabaseTests.query("SELECT id FROM taxa ORDER BY id").compactMap { Int64($0) }
         #expect(ids.count > 1000)
         /// The answer without its id (the two engines have seen different numbers of requests).
-        func answer(_ engine: EngineProcess, _ method: String, _ params: JSONValue) async -> JSONValue? {
-            let message = await engine.call(method, params)
+        func answer(_ engine: EngineProcess, _ request: some RPCRequest) async -> JSONValue? {
+            let message = await engine.call(request)
             return message?["result"] ?? message?["error"]
         }
         for (i, id) in ids.enumerated() {
-            var params: [(key: String, value: JSONValue)] = [("id", .integer(id))]
-            if i % 3 == 0 { params.append(("lang", .string(["es", "pt-BR", "de"][i % 9 / 3]))) }
-            let fromTree = await answer(tree, "taxon/ancestors", .object(params))
-            let fromSQL = await answer(sql, "taxon/ancestors", .object(params))
+            let request = TaxonAncestorsRequest(id: id, lang: i % 3 == 0 ? ["es", "pt-BR", "de"][i % 9 / 3] : nil)
+            let fromTree = await answer(tree, request)
+            let fromSQL = await answer(sql, request)
             #expect(fromTree?["ancestors"] != nil && fromTree == fromSQL, "\(id)")
         }
-        let unknown = JSONValue.object(["id": 99_999_999])
-        #expect(await answer(tree, "taxon/ancestors", unknown)?["code"] == -32002)
-        #expect(await answer(tree, "taxon/ancestors", unknown) == (await answer(sql, "taxon/ancestors", unknown)))
+        let unknown = TaxonAncestorsRequest(id: 99_999_999)
+        #expect(await answer(tree, unknown)?["code"] == -32002)
+        #expect(await answer(tree, unknown) == (await answer(sql, unknown)))
         var rng = SplitMix64(seed: 19)
         for k in 0..<400 {
             let a = ids[Int(rng.next() % UInt64(ids.count))], b = k % 10 == 0 ? a : ids[Int(rng.next() % UInt64(ids.count))]
-            let params = JSONValue.object(["a": .integer(a), "b": .integer(b), "lang": .string(k % 2 == 0 ? "en" : "es")])
-            let fromTree = await answer(tree, "compare/taxa", params)
+            let request = CompareTaxaRequest(a: a, b: b, lang: k % 2 == 0 ? "en" : "es")
+            let fromTree = await answer(tree, request)
             #expect(fromTree?["pathFromA"] != nil)
-            #expect(fromTree == (await answer(sql, "compare/taxa", params)), "\(a) vs \(b)")
+            #expect(fromTree == (await answer(sql, request)), "\(a) vs \(b)")
         }
     }
 
     @Test func relativesOfTheLion() async throws {
         let engine = try engine()
         let leo = try id("Panthera leo")
-        let result = try #require(await engine.result("compare/relatives", .object(["id": .integer(leo), "n": 5])))
+        let result = try #require(await engine.result(CompareRelativesRequest(id: leo, n: 5)))
         #expect(result["source"] == "precomputed")
         #expect(result["truncated"] == false)
         let relatives = result["relatives"]?.arrayValue ?? []
@@ -300,8 +300,8 @@ import Testing
         #expect(species.count == 31)
         for id in species {
             for n in [1, 3, 10] {
-                let stored = await engine.result("compare/relatives", .object(["id": .integer(id), "n": .integer(n)]))
-                let computed = await engine.result("compare/relatives", .object(["id": .integer(id), "n": .integer(n), "source": "computed"]))
+                let stored = await engine.result(CompareRelativesRequest(id: id, n: n))
+                let computed = await engine.result(CompareRelativesRequest(id: id, n: n, source: .computed))
                 #expect(stored?["relatives"] == computed?["relatives"], "species \(id) n \(n)")
                 #expect(computed?["source"] == "computed")
                 // E. coli is alone in its tree: no stored rows, so it is computed (and empty).
@@ -313,42 +313,42 @@ import Testing
     @Test func moreThanStoredOrNoTableFallsBackToComputed() async throws {
         let engine = try engine()
         let first = try id("Testus species01")
-        let result = try #require(await engine.result("compare/relatives", .object(["id": .integer(first), "n": 15])))
+        let result = try #require(await engine.result(CompareRelativesRequest(id: first, n: 15)))
         #expect(result["source"] == "computed", "only 10 are stored")
         let names = result["relatives"]?.arrayValue?.compactMap { $0["taxon"]?["scientificName"]?.stringValue } ?? []
         #expect(names == (2...16).map { "Testus species" + String(format: "%02d", $0) })
 
         let bare = try self.engine(try Self.withoutRelatives.get())
         let leo = try id("Panthera leo", in: try Self.withoutRelatives.get())
-        let fallback = try #require(await bare.result("compare/relatives", .object(["id": .integer(leo), "n": 3])))
+        let fallback = try #require(await bare.result(CompareRelativesRequest(id: leo, n: 3)))
         #expect(fallback["source"] == "computed")
         #expect(fallback["relatives"]?.arrayValue?.compactMap { $0["taxon"]?["scientificName"]?.stringValue } == ["Panthera tigris", "Felis catus", "Canis lupus"])
     }
 
     @Test func notASpeciesAndTruncation() async throws {
         let engine = try engine()
-        let genus = await engine.call("compare/relatives", .object(["id": .integer(try id("Panthera"))]))?["error"]
+        let genus = await engine.call(CompareRelativesRequest(id: try id("Panthera")))?["error"]
         #expect(genus?["code"] == .number("-32003"))
         #expect(genus?["data"]?["kind"] == "notASpecies")
 
         let first = try id("Testus species01")
-        let cut = try #require(await engine.result("compare/relatives", .object(["id": .integer(first), "n": 10, "source": "computed", "maxCandidates": 3])))
+        let cut = try #require(await engine.result(CompareRelativesRequest(id: first, n: 10, source: .computed, maxCandidates: 3)))
         #expect(cut["truncated"] == true)
         #expect(cut["source"] == "computed")
         #expect(cut["relatives"]?.arrayValue?.count == 3)
-        let whole = try #require(await engine.result("compare/relatives", .object(["id": .integer(first), "n": 10, "source": "computed", "maxCandidates": 100])))
+        let whole = try #require(await engine.result(CompareRelativesRequest(id: first, n: 10, source: .computed, maxCandidates: 100)))
         #expect(whole["truncated"] == false)
         #expect(whole["relatives"]?.arrayValue?.count == 10)
-        let big = await engine.result("compare/relatives", .object(["id": .integer(first), "n": 10, "source": "computed", "maxCandidates": 1_000_000]))
+        let big = await engine.result(CompareRelativesRequest(id: first, n: 10, source: .computed, maxCandidates: 1_000_000))
         #expect(big == whole)
     }
 
     @Test func statsReportTheInMemoryTree() async throws {
         let engine = try engine()
-        var stats = await engine.result("compare/stats")
+        var stats = await engine.result(CompareStatsRequest())
         for _ in 0..<500 where stats?["state"] == "building" {
             try await Task.sleep(for: .milliseconds(10))
-            stats = await engine.result("compare/stats")
+            stats = await engine.result(CompareStatsRequest())
         }
         #expect(stats?["state"] == "ready")
         #expect(stats?["nodes"] == 57)
@@ -364,16 +364,16 @@ import Testing
         let others = Set(try EmbeddedDatabaseTests.query(
             "SELECT scientific_name FROM taxa WHERE parent_id = (SELECT parent_id FROM taxa WHERE id = \(leo)) AND id != \(leo)", shipped))
         #expect(others.count >= 3 && others.allSatisfy { $0.hasPrefix("Panthera ") })
-        for source in ["precomputed", "computed"] {
-            let result = await engine.result("compare/relatives", .object(["id": .integer(leo), "n": .integer(others.count), "source": .string(source)]))
-            #expect(result?["source"] == .string(source))
+        for source in RelativesSource.allCases {
+            let result = await engine.result(CompareRelativesRequest(id: leo, n: others.count, source: source))
+            #expect(result?["source"]?.stringValue == source.rawValue)
             let names = result?["relatives"]?.arrayValue?.compactMap { $0["taxon"]?["scientificName"]?.stringValue } ?? []
             #expect(Set(names) == others, "\(source)")
             #expect(names == names.sorted())
             #expect(result?["relatives"]?.arrayValue?.allSatisfy { $0["distance"] == 2 && $0["lca"]?["scientificName"] == "Panthera" } == true)
         }
         let wolf = try id("Canis lupus", in: shipped)
-        let comparison = await engine.result("compare/taxa", .object(["a": .integer(leo), "b": .integer(wolf)]))
+        let comparison = await engine.result(CompareTaxaRequest(a: leo, b: wolf))
         #expect(comparison?["lca"]?["scientificName"] == "Carnivora")
         #expect(comparison?["sharedCladeDescription"]?.stringValue?.hasPrefix("Both are in order Carnivora") == true)
     }

@@ -4,7 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// SIGKILL while the engine both imports a signed database and applies a burst of favourites
@@ -21,7 +24,7 @@ import Testing
     @Test func killsDuringImportsAndFavouriteBurstsLoseNothing() async throws {
         let started = ContinuousClock.now
         let kit = try ReferenceTests.kit.get()
-        let big = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let big = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
         let bigStol = kit.file("combined-default.stol")
         if !FileManager.default.fileExists(atPath: bigStol.path) { try ReferenceTests.pack(big, key: kit.key, out: bigStol) }
         let candidates: [(stol: URL, database: Data)] = [(kit.stol, try Data(contentsOf: kit.database)), (bigStol, try Data(contentsOf: big))]
@@ -48,7 +51,7 @@ import Testing
             engines.append(engine)
 
             // After the restart: the reference is whole, tmp/ is empty, favourites lost nothing.
-            let info = await engine.result("database/info")
+            let info = await engine.result(DatabaseInfoRequest())
             #expect(info != nil, "\(label): the engine answers")
             let leftovers = ReferenceTests.tmpFiles(data)
             if !leftovers.isEmpty { tally.leftovers += 1 }
@@ -71,11 +74,11 @@ import Testing
                 #expect(installed == nil, "\(label): an installed reference database disappeared")
                 #expect(info?["source"] == "bundled", "\(label)")
             }
-            let contains = await engine.result("favorites/contains", .object(["taxonIds": .array(ids.map { JSONValue.integer($0) })]))
+            let contains = await engine.result(FavoritesContainsRequest(taxonIds: ids))
             var state: [Int64: Bool] = [:]
             for id in ids { state[id] = contains?["favorites"]?[String(id)] == true }
             #expect(allowed.contains(state), "\(label): the favourites are not a state the acknowledged changes allow")
-            #expect(await engine.result("favorites/status")?["recovery"] == .null, "\(label): nothing was damaged")
+            #expect(await engine.result(FavoritesStatusRequest())?["recovery"] == .null, "\(label): nothing was damaged")
             #expect(try SQLiteCLI.run(favorites, "PRAGMA integrity_check") == ["ok"], "\(label)")
             #expect(Set(try SQLiteCLI.run(favorites, "SELECT taxon_id FROM favorites").compactMap { Int64($0) }) == Set(ids.filter { state[$0] == true }), "\(label)")
             if round == Self.kills { break }
@@ -83,10 +86,7 @@ import Testing
             // An import and a burst of changes at once, then SIGKILL at a seeded moment.
             let target = candidates[next(2)]
             lastTarget = target.database
-            engine.send(JSONValue.object([
-                "jsonrpc": "2.0", "id": 1, "method": "database/import",
-                "params": .object(["path": .string(target.stol.path), "_meta": .object(["progressToken": "combined"])]),
-            ]).description)
+            engine.sendRequest(DatabaseImportRequest(path: target.stol.path), id: 1, progressToken: "combined")
             let count = 800
             let base = 1_000_000 * (round + 1)
             var ops: [(Change, Int64)] = []

@@ -1,4 +1,6 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
 import Testing
 
@@ -30,14 +32,14 @@ import Testing
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         try Data(#"{"referenceActive": tru"#.utf8).write(to: data.appendingPathComponent("settings.json"))
         let engine = try EngineProcess(dataDirectory: data)
-        let recovery = try #require(await engine.result("database/info")?["settingsRecovery"])
+        let recovery = try #require(await engine.result(DatabaseInfoRequest())?["settingsRecovery"])
         let moved = try #require(recovery["movedAsideTo"]?.stringValue)
         #expect(moved.hasPrefix("settings.json.corrupt-") && recovery["reason"] == "it is not a JSON object")
         #expect(try Data(contentsOf: data.appendingPathComponent(moved)) == Data(#"{"referenceActive": tru"#.utf8))
-        #expect(await engine.result("storage/report")?["settingsRecovery"]?["movedAsideTo"] == .string(moved))
+        #expect(await engine.result(StorageReportRequest())?["settingsRecovery"]?["movedAsideTo"] == .string(moved))
         #expect(engine.stderrText.contains("settings.json is damaged"), "\(engine.stderrText)")
         // New choices are saved to a fresh file.
-        #expect(await engine.result("diagnostics/setEnabled", .object(["enabled": true]))?["enabled"] == true)
+        #expect(await engine.result(DiagnosticsSetEnabledRequest(enabled: true))?["enabled"] == true)
         let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: data.appendingPathComponent("settings.json"))) as? [String: Any]
         #expect(saved?["diagnosticsEnabled"] as? Bool == true)
     }
@@ -47,26 +49,26 @@ import Testing
         let data = Self.dataDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let first = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
-        let imported = await first.call("database/import", .object(["path": .string(kit.stol.path)]), timeout: .seconds(60))
+        let imported = await first.call(DatabaseImportRequest(path: kit.stol.path), timeout: .seconds(60))
         #expect(imported?["result"]?["source"] == "reference")
         first.closeStdin()
         #expect(await first.waitForExit() == 0)
         try Self.damagePages(of: "names", in: ReferenceTests.referenceFile(data))
 
         let engine = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
-        #expect(await engine.result("database/info")?["source"] == "reference")
-        #expect(await engine.result("database/info")?["damage"] == nil)
-        let leo = try #require(Int(try SQLiteCLI.run(kit.database, "SELECT id FROM taxa WHERE scientific_name = 'Panthera leo'").first ?? ""))
-        let names = await engine.call("taxon/names", .object(["id": .integer(leo)]))
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "reference")
+        #expect(await engine.result(DatabaseInfoRequest())?["damage"] == nil)
+        let leo = try #require(Int64(try SQLiteCLI.run(kit.database, "SELECT id FROM taxa WHERE scientific_name = 'Panthera leo'").first ?? ""))
+        let names = await engine.call(TaxonNamesRequest(id: leo))
         #expect(names?["error"]?["code"] == -32020, "\(String(describing: names))")
         #expect(names?["error"]?["data"]?["kind"] == "databaseCorrupt")
         #expect(names?["error"]?["data"]?["fallback"] == "database/deactivateReference")
-        let damage = await engine.result("database/info")?["damage"]
+        let damage = await engine.result(DatabaseInfoRequest())?["damage"]
         #expect(damage?["fallback"] == "database/deactivateReference" && damage?["detail"]?.stringValue != nil, "\(String(describing: damage))")
         // The client falls back; the bundled database answers, with no damage reported.
-        #expect(await engine.result("database/deactivateReference")?["source"] == "bundled")
-        #expect(await engine.result("database/info")?["damage"] == nil)
-        #expect(await engine.result("taxon/roots")?["roots"]?.arrayValue?.isEmpty == false)
+        #expect(await engine.result(DeactivateReferenceRequest())?["source"] == "bundled")
+        #expect(await engine.result(DatabaseInfoRequest())?["damage"] == nil)
+        #expect(await engine.result(TaxonRootsRequest())?["roots"]?.arrayValue?.isEmpty == false)
     }
 
     @Test func oneDamagedMediaPackNeverHidesAnother() async throws {
@@ -77,15 +79,15 @@ import Testing
         #expect(try MediaTests.packMedia(kit, manifest: "panthera.png,\(kit.tigris),Drawing,CC0\n", id: "a-damaged", out: other).code == 0)
         let engine = try EngineProcess(["--database", kit.database.path, "--trusted-key", kit.publicKey], dataDirectory: data)
         for pack in [kit.pack, other] {
-            #expect(await engine.call("media/import", .object(["path": .string(pack.path)]), timeout: .seconds(60))?["result"] != nil)
+            #expect(await engine.call(MediaImportRequest(path: pack.path), timeout: .seconds(60))?["result"] != nil)
         }
-        #expect(await engine.result("media/image", .object(["taxonId": .integer(Int(kit.leo))]))?["width"] == 16)
+        #expect(await engine.result(MediaImageRequest(taxonId: kit.leo))?["width"] == 16)
         engine.closeStdin()
         #expect(await engine.waitForExit() == 0)
         // "a-damaged" sorts first, so it is read before the healthy pack.
         try Self.damagePages(of: nil, in: data.appendingPathComponent("Media/a-damaged.sqlite"))
         let again = try EngineProcess(["--database", kit.database.path, "--trusted-key", kit.publicKey], dataDirectory: data)
-        #expect(await again.result("media/image", .object(["taxonId": .integer(Int(kit.leo))]))?["width"] == 16)
+        #expect(await again.result(MediaImageRequest(taxonId: kit.leo))?["width"] == 16)
         #expect(again.stderrText.contains("media pack a-damaged cannot be read"), "\(again.stderrText)")
         withExtendedLifetime(engine) {}
     }

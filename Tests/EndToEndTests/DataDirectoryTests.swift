@@ -4,7 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// The data directory is the user's: the real binary touches nothing outside it (decoys behind
@@ -65,14 +68,14 @@ import Testing
         let logBefore = try Data(contentsOf: outsideLog)
 
         let engine = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
-        #expect(await engine.result("diagnostics/setEnabled", .object(["enabled": true])) != nil)
-        let imported = await engine.call("database/import", .object(["path": .string(kit.stol.path)]), timeout: .seconds(60))
+        #expect(await engine.result(DiagnosticsSetEnabledRequest(enabled: true)) != nil)
+        let imported = await engine.call(DatabaseImportRequest(path: kit.stol.path), timeout: .seconds(60))
         #expect(imported?["result"]?["source"] == "reference", "\(String(describing: imported))")
-        #expect(await engine.result("favorites/add", .object(["taxonId": 1])) != nil)
+        #expect(await engine.result(FavoritesAddRequest(taxonId: 1)) != nil)
         // A refused import (not a .stol) goes through the scratch folder too.
-        let refused = await engine.call("database/import", .object(["path": .string(outsideLog.path)]))
+        let refused = await engine.call(DatabaseImportRequest(path: outsideLog.path))
         #expect(refused?["error"]?["data"]?["kind"] == "notAStolFile")
-        _ = await engine.result("diagnostics/export")
+        _ = await engine.result(DiagnosticsExportRequest())
         engine.closeStdin()
         #expect(await engine.waitForExit() == 0)
 
@@ -84,7 +87,7 @@ import Testing
 
         // A second start (cleaning leftovers) leaves them alone too.
         let again = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
-        #expect(await again.result("database/info")?["source"] == "reference")
+        #expect(await again.result(DatabaseInfoRequest())?["source"] == "reference")
         again.closeStdin()
         #expect(await again.waitForExit() == 0)
         #expect(Self.snapshot(decoy) == before)
@@ -99,7 +102,7 @@ import Testing
         let before = Self.snapshot(home)
         for _ in 0..<2 {
             let engine = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: home)
-            let imported = await engine.call("database/import", .object(["path": .string(kit.stol.path)]), timeout: .seconds(60))
+            let imported = await engine.call(DatabaseImportRequest(path: kit.stol.path), timeout: .seconds(60))
             #expect(imported?["result"]?["source"] == "reference")
             engine.closeStdin()
             #expect(await engine.waitForExit() == 0)
@@ -115,7 +118,7 @@ import Testing
         try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
         let engine = try EngineProcess(["--data-dir", link.path])
-        #expect(await engine.result("favorites/add", .object(["taxonId": 5])) != nil)
+        #expect(await engine.result(FavoritesAddRequest(taxonId: 5)) != nil)
         engine.closeStdin()
         #expect(await engine.waitForExit() == 0)
         #expect(FileManager.default.fileExists(atPath: real.appendingPathComponent("Favorites/favorites.sqlite").path))
@@ -126,11 +129,11 @@ import Testing
         let data = FavoritesTests.dataDirectory(), copy = FavoritesTests.dataDirectory()
         defer { for url in [data, copy] { try? FileManager.default.removeItem(at: url) } }
         let engine = try EngineProcess(dataDirectory: data)
-        for id in 1...5 { #expect(await engine.result("favorites/add", .object(["taxonId": .integer(id)]))?["added"] == true) }
-        #expect(await engine.result("favorites/remove", .object(["taxonId": 3]))?["removed"] == 1)
-        let shutdown = await engine.call("shutdown")
+        for id: TaxonID in 1...5 { #expect(await engine.result(FavoritesAddRequest(taxonId: id))?["added"] == true) }
+        #expect(await engine.result(FavoritesRemoveRequest(taxonId: 3))?["removed"] == 1)
+        let shutdown = await engine.call(ShutdownRequest())
         #expect(shutdown?["result"] != nil)
-        engine.send(#"{"jsonrpc":"2.0","method":"exit"}"#)
+        engine.notify(ExitNotification())
         #expect(await engine.waitForExit() == 0)
         let folder = data.appendingPathComponent("Favorites")
         // The database and the space reserve (zeros) only: no -wal, no journal.
@@ -140,7 +143,7 @@ import Testing
         try FileManager.default.createDirectory(at: copy.appendingPathComponent("Favorites"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: FavoritesTests.favoritesFile(data), to: FavoritesTests.favoritesFile(copy))
         let restored = try EngineProcess(dataDirectory: copy)
-        #expect(await restored.result("favorites/count") == .object(["count": 4]))
+        #expect(await restored.result(FavoritesCountRequest()) == .object(["count": 4]))
         withExtendedLifetime(engine) {}
     }
 
@@ -148,16 +151,16 @@ import Testing
         let data = FavoritesTests.dataDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let first = try EngineProcess(dataDirectory: data)
-        for id in 1...5 { _ = await first.result("favorites/add", .object(["taxonId": .integer(id)])) }
+        for id: TaxonID in 1...5 { _ = await first.result(FavoritesAddRequest(taxonId: id)) }
         first.closeStdin()
         #expect(await first.waitForExit() == 0)
         try Data().write(to: FavoritesTests.favoritesFile(data))
         let second = try EngineProcess(dataDirectory: data)
-        let status = await second.result("favorites/status")
+        let status = await second.result(FavoritesStatusRequest())
         #expect(status?["count"] == 0)
         let moved = try #require(status?["recovery"]?["movedAsideTo"]?.stringValue, "\(String(describing: status))")
         #expect(status?["movedAside"] == .array([.string(moved)]))
-        #expect(await second.result("storage/report")?["favoritesRecovery"]?["movedAsideTo"] == .string(moved))
+        #expect(await second.result(StorageReportRequest())?["favoritesRecovery"]?["movedAsideTo"] == .string(moved))
         withExtendedLifetime(first) {}
     }
 
@@ -168,21 +171,21 @@ import Testing
         try FileManager.default.createDirectory(at: data.appendingPathComponent("Favorites"), withIntermediateDirectories: true)
         try Data("not a database, but the user's bytes 2026-01-01T00:00:00.000Z".utf8).write(to: FavoritesTests.favoritesFile(data))
         let engine = try EngineProcess(dataDirectory: data)
-        for id in [1, 2, 3, 40, 500, 6000] { _ = await engine.result("favorites/add", .object(["taxonId": .integer(id)])) }
-        let listed = await engine.result("favorites/list")?["favorites"]?.arrayValue ?? []
+        for id: TaxonID in [1, 2, 3, 40, 500, 6000] { _ = await engine.result(FavoritesAddRequest(taxonId: id)) }
+        let listed = await engine.result(FavoritesListRequest())?["favorites"]?.arrayValue ?? []
         let stamps = listed.compactMap { $0["createdAt"]?.stringValue } + ["2026-01-01T00:00:00.000Z"]
         #expect(stamps.count == 7)
-        #expect(await engine.result("favorites/status")?["movedAside"]?.arrayValue?.count == 1)
-        #expect(await engine.result("favorites/clear")?["removed"] == 6)
-        let status = await engine.result("favorites/status")
+        #expect(await engine.result(FavoritesStatusRequest())?["movedAside"]?.arrayValue?.count == 1)
+        #expect(await engine.result(FavoritesClearRequest())?["removed"] == 6)
+        let status = await engine.result(FavoritesStatusRequest())
         #expect(status?["movedAside"] == .array([]) && status?["recovery"] == .null)
-        let report = await engine.result("storage/report")
+        let report = await engine.result(StorageReportRequest())
         let fileBytes = try FileManager.default.attributesOfItem(atPath: FavoritesTests.favoritesFile(data).path)[.size] as? Int
         #expect(report?["favorites"]?["bytes"] == .integer(try #require(fileBytes)), "only the empty file is left")
         engine.closeStdin()
         #expect(await engine.waitForExit() == 0)
         let restarted = try EngineProcess(dataDirectory: data)
-        #expect(await restarted.result("favorites/count") == .object(["count": 0]))
+        #expect(await restarted.result(FavoritesCountRequest()) == .object(["count": 0]))
         restarted.closeStdin()
         _ = await restarted.waitForExit()
         // Raw bytes of every file left in the data directory, searched for each cleared timestamp.
@@ -202,7 +205,7 @@ import Testing
         let mount = FileManager.default.temporaryDirectory.appendingPathComponent("stol-full-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: mount) }
-        let mounted = try EngineProcess.run(["--version"]).code == 0
+        let mounted = try EngineBinary.run(["--version"]).code == 0
             && Self.shell("mount -t tmpfs -o size=4m tmpfs '\(mount.path)'") == 0
         guard mounted else {
             print("FullDiskTests: skipped, mounting a 4 MiB tmpfs is not allowed here")
@@ -210,18 +213,18 @@ import Testing
         }
         defer { _ = Self.shell("umount '\(mount.path)'") }
         let engine = try EngineProcess(dataDirectory: mount)
-        #expect(await engine.result("diagnostics/setEnabled", .object(["enabled": true]))?["enabled"] == true)
-        for id in 1...200 { _ = await engine.result("favorites/add", .object(["taxonId": .integer(id)])) }
-        #expect(await engine.result("favorites/count") == .object(["count": 200]))
+        #expect(await engine.result(DiagnosticsSetEnabledRequest(enabled: true))?["enabled"] == true)
+        for id: TaxonID in 1...200 { _ = await engine.result(FavoritesAddRequest(taxonId: id)) }
+        #expect(await engine.result(FavoritesCountRequest()) == .object(["count": 200]))
         // Fill every free byte.
         _ = Self.shell("dd if=/dev/zero of='\(mount.path)/filler' bs=4096 2>/dev/null; sync")
-        let add = await engine.call("favorites/add", .object(["taxonId": 100_000]))
+        let add = await engine.call(FavoritesAddRequest(taxonId: 100_000))
         #expect(add?["error"]?["data"]?["kind"] == "diskFull", "\(String(describing: add))")
-        let removed = await engine.call("favorites/remove", .object(["taxonIds": [1, 2, 3]]))
+        let removed = await engine.call(FavoritesRemoveRequest(taxonIds: [1, 2, 3]))
         #expect(removed?["result"]?["removed"] == 3, "\(String(describing: removed))")
-        let cleared = await engine.call("favorites/clear")
+        let cleared = await engine.call(FavoritesClearRequest())
         #expect(cleared?["result"]?["removed"] == 197, "\(String(describing: cleared))")
-        #expect(await engine.result("favorites/count") == .object(["count": 0]))
+        #expect(await engine.result(FavoritesCountRequest()) == .object(["count": 0]))
         engine.closeStdin()
         #expect(await engine.waitForExit() == 0)
         // The diagnostics log kept only whole lines while the disk was full.
@@ -230,7 +233,7 @@ import Testing
         for line in log.split(separator: "\n") { #expect(line.hasPrefix("20") && line.contains(" stol-engine"), "torn line: \(line)") }
         // Nothing was lost on the way: a restart sees the cleared list.
         let again = try EngineProcess(dataDirectory: mount)
-        #expect(await again.result("favorites/count") == .object(["count": 0]))
+        #expect(await again.result(FavoritesCountRequest()) == .object(["count": 0]))
         again.closeStdin()
         _ = await again.waitForExit()
     }

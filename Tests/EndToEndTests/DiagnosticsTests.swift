@@ -1,4 +1,5 @@
 import Foundation
+import STOLJSON
 import STOLRPC
 import Testing
 
@@ -7,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLProtocol
 
 /// Local diagnostics over the real binary: the persisted opt-in, the file, delete, and the
 /// export scrubbed for everything that could identify the child or the device.
@@ -36,24 +38,24 @@ import Darwin
         let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
         let data = URL(fileURLWithPath: home).appendingPathComponent(".stol-diag-test-\(UUID().uuidString)")
         let engine = try EngineProcess(["--log-level", "debug"], dataDirectory: data)
-        #expect(await engine.result("diagnostics/setEnabled", .object(["enabled": true]))?["enabled"] == true)
+        #expect(await engine.result(DiagnosticsSetEnabledRequest(enabled: true))?["enabled"] == true)
 
         let queries = ["Zorblaxian moonbeetle", "qwxzfernpuddle", "Panthera leoqq"]
         for query in queries {
-            _ = await engine.result("search/query", .object(["query": .string(query)]))
-            _ = await engine.result("search/autocomplete", .object(["prefix": .string(query)]))
+            _ = await engine.result(SearchQueryRequest(query: query))
+            _ = await engine.result(SearchAutocompleteRequest(prefix: query))
         }
-        let found = try #require(await engine.result("search/query", .object(["query": "lion", "limit": 5]))?["results"]?.arrayValue)
+        let found = try #require(await engine.result(SearchQueryRequest(query: "lion", limit: 5))?["results"]?.arrayValue)
         let ids = found.compactMap { $0["id"]?.int64Value }
         #expect(!ids.isEmpty)
-        for id in ids { _ = await engine.result("favorites/add", .object(["taxonId": .integer(Int(id))])) }
-        _ = await engine.result("favorites/list")
-        _ = await engine.call("taxon/get", .object(["id": .integer(Int(ids[0]))]))
-        _ = await engine.call("favorites/add", .object(["taxonId": "not a number"]))
-        _ = await engine.call("media/import", .object(["path": .string(data.appendingPathComponent("nothing.stolmedia").path)]))
-        _ = await engine.call("database/import", .object(["path": .string(data.appendingPathComponent("nothing.stol").path)]))
+        for id in ids { _ = await engine.result(FavoritesAddRequest(taxonId: id)) }
+        _ = await engine.result(FavoritesListRequest())
+        _ = await engine.call(TaxonGetRequest(id: ids[0]))
+        _ = await engine.call(FavoritesAddRequest.self, params: .object(["taxonId": "not a number"]))
+        _ = await engine.call(MediaImportRequest(path: data.appendingPathComponent("nothing.stolmedia").path))
+        _ = await engine.call(DatabaseImportRequest(path: data.appendingPathComponent("nothing.stol").path))
 
-        let text = try #require(await engine.result("diagnostics/export")?["text"]?.stringValue)
+        let text = try #require(await engine.result(DiagnosticsExportRequest())?["text"]?.stringValue)
         #expect(text.contains("engine: stol-engine 0.1.0"))
         #expect(text.contains("os: "))
         #expect(text.contains("active database: bundled"))
@@ -79,10 +81,10 @@ import Darwin
         // Kept alive to the end: an EngineProcess removes its data directory when it goes away.
         let engine = try EngineProcess(dataDirectory: data)
         do {
-            #expect(await engine.result("diagnostics/status")?["enabled"] == false)
-            _ = await engine.result("ping")
+            #expect(await engine.result(DiagnosticsStatusRequest())?["enabled"] == false)
+            _ = await engine.result(PingRequest())
             #expect(!FileManager.default.fileExists(atPath: logFile.path), "nothing is written before the opt-in")
-            let on = try #require(await engine.result("diagnostics/setEnabled", .object(["enabled": true])))
+            let on = try #require(await engine.result(DiagnosticsSetEnabledRequest(enabled: true)))
             #expect(on["enabled"] == true)
             let settings = try JSONSerialization.jsonObject(with: Data(contentsOf: data.appendingPathComponent("settings.json"))) as? [String: Any]
             #expect(settings?["diagnosticsEnabled"] as? Bool == true)
@@ -93,23 +95,23 @@ import Darwin
         }
         let second = try EngineProcess(dataDirectory: data)
         defer { withExtendedLifetime(engine) {} }
-        #expect(await second.result("diagnostics/status")?["enabled"] == true)
-        _ = await second.result("ping")
-        #expect((await second.result("diagnostics/status")?["bytes"]?.int64Value ?? 0) > 0, "status waits for pending lines")
+        #expect(await second.result(DiagnosticsStatusRequest())?["enabled"] == true)
+        _ = await second.result(PingRequest())
+        #expect((await second.result(DiagnosticsStatusRequest())?["bytes"]?.int64Value ?? 0) > 0, "status waits for pending lines")
         #expect(FileManager.default.fileExists(atPath: logFile.path))
         #expect(try String(contentsOf: logFile, encoding: .utf8).contains("serving JSON-RPC"), "start-up lines of the second run are kept")
         // Opting out keeps the files until they are deleted; then nothing more is written.
-        let off = try #require(await second.result("diagnostics/setEnabled", .object(["enabled": false])))
+        let off = try #require(await second.result(DiagnosticsSetEnabledRequest(enabled: false)))
         #expect(off["enabled"] == false)
         #expect(FileManager.default.fileExists(atPath: logFile.path))
-        let deleted = try #require(await second.result("diagnostics/delete"))
+        let deleted = try #require(await second.result(DiagnosticsDeleteRequest()))
         #expect(deleted["bytes"] == 0)
         #expect(!FileManager.default.fileExists(atPath: logFile.path))
-        _ = await second.result("ping")
-        _ = await second.result("favorites/count")
-        _ = await second.call("taxon/get", .object(["id": 1]))
+        _ = await second.result(PingRequest())
+        _ = await second.result(FavoritesCountRequest())
+        _ = await second.call(TaxonGetRequest(id: 1))
         #expect(!FileManager.default.fileExists(atPath: logFile.path), "nothing is written after opting out")
-        expectInvalid(await second.call("diagnostics/setEnabled", .object(["enabled": "yes"])))
+        expectInvalid(await second.call(DiagnosticsSetEnabledRequest.self, params: .object(["enabled": "yes"])))
     }
 
     func expectInvalid(_ response: JSONValue?, sourceLocation: SourceLocation = #_sourceLocation) {

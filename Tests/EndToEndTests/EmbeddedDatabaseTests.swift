@@ -1,11 +1,14 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// The database that ships inside the engine: what it covers, that the engine serves it with no
 /// arguments, and that it is exactly what its sources build.
 @Suite(.serialized) struct EmbeddedDatabaseTests {
-    static let shipped = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+    static let shipped = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
 
     /// Runs one query on `file` (the shipped database by default) with the sqlite3 CLI.
     static func query(_ sql: String, _ file: URL = shipped) throws -> [String] {
@@ -87,24 +90,24 @@ import Testing
 
     @Test func theEngineServesItWithNoArguments() async throws {
         let engine = try EngineProcess()
-        let info = await engine.result("database/info")
+        let info = await engine.result(DatabaseInfoRequest())
         #expect(info?["source"] == "bundled")
         #expect(info?["dataset"]?["name"]?.stringValue?.contains("Tree of Life") == true)
         let lion = try #require(Int64(try Self.query("SELECT id FROM taxa WHERE scientific_name = 'Panthera leo'").first ?? ""))
-        let detail = await engine.result("taxon/detail", .object(["id": .integer(lion), "lang": "es"]))
+        let detail = await engine.result(TaxonDetailRequest(id: lion, lang: "es"))
         #expect(detail?["preferredCommonName"] == "León")
         let lineage = detail?["lineage"]?.arrayValue?.compactMap { $0["scientificName"]?.stringValue } ?? []
         #expect(lineage == ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera"])
         #expect(detail?["synonyms"]?.arrayValue?.contains { $0["name"] == "Felis leo" } == true)
         let sparrow = try #require(Int64(try Self.query("SELECT id FROM taxa WHERE scientific_name = 'Passer domesticus'").first ?? ""))
-        #expect(await engine.result("taxon/get", .object(["id": .integer(sparrow)]))?["preferredCommonName"]?.stringValue?.lowercased() == "house sparrow")
+        #expect(await engine.result(TaxonGetRequest(id: sparrow))?["preferredCommonName"]?.stringValue?.lowercased() == "house sparrow")
     }
 
     @Test func itIsExactlyWhatItsSourcesBuild() throws {
         let rebuilt = FileManager.default.temporaryDirectory.appendingPathComponent("stol-rebuilt-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: rebuilt) }
-        let source = EngineProcess.repositoryRoot.appendingPathComponent("dataset/default")
-        let run = try EngineProcess.run(["build-db", "--taxa", source.path, "--out", rebuilt.path, "--quiet"])
+        let source = EngineBinary.repositoryRoot.appendingPathComponent("dataset/default")
+        let run = try EngineBinary.run(["build-db", "--taxa", source.path, "--out", rebuilt.path, "--quiet"])
         #expect(run.code == 0, "\(run.stderr)")
         let shippedDump = try Self.query(".dump", Self.shipped)
         let rebuiltDump = try Self.query(".dump", rebuilt)

@@ -4,50 +4,39 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLJSON
+import STOLProtocol
+import STOLTestSupport
 import Synchronization
-import STOLRPC
 
-/// The real `stol-engine` binary as a child process, over real pipes.
+/// The real `stol-engine` binary as a child process, over real pipes: requests built from the
+/// protocol's contracts (`send`, `result`, `call`), raw lines for what no contract can say
+/// (`sendLine`), and every output line kept for the test to read (`next`).
 final class EngineProcess: Sendable {
-    private final class Buffers: Sendable {
-        let lines = Mutex<[String]>([])
-        let rawStdout = Mutex<[UInt8]>([])
-        let stderr = Mutex<[UInt8]>([])
-    }
-
     let process: Process
     let dataDirectory: URL
     /// Whether this harness made `dataDirectory` (and so removes it); a caller's stays.
     private let ownsDataDirectory: Bool
     private let stdinFD: Int32
-    private let buffers = Buffers()
+    private let stdout: LineCollector
+    private let stderr: LineCollector
     private let nextID = Mutex(0)
 
-    /// The binary under test: `$STOL_ENGINE`, or `stol-engine` beside the test bundle.
-    static var binary: URL {
-        if let path = ProcessInfo.processInfo.environment["STOL_ENGINE"] { return URL(fileURLWithPath: path) }
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("stol-engine")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir.deleteLastPathComponent()
-        }
-        return repositoryRoot.appendingPathComponent(".build/debug/stol-engine")
-    }
-
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// No answer came in time.
+    struct NoAnswer: Error, CustomStringConvertible {
+        var method: String
+        var description: String { "no answer to \(method)" }
     }
 
     /// Starts the engine with `arguments` (a fresh data directory is added unless one is given).
     init(_ arguments: [String] = [], dataDirectory: URL? = nil) throws {
         // A test writing to an engine that has died must see EPIPE, not die of SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        let data = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stol-e2e-\(UUID().uuidString)")
+        let data = dataDirectory ?? EngineBinary.temporaryDirectory("stol-e2e")
         self.dataDirectory = data
         self.ownsDataDirectory = dataDirectory == nil && !arguments.contains("--data-dir")
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = EngineBinary.url
         process.arguments = arguments.contains("--data-dir") ? arguments : arguments + ["--data-dir", data.path]
         let input = Pipe(), output = Pipe(), error = Pipe()
         process.standardInput = input
@@ -56,34 +45,58 @@ final class EngineProcess: Sendable {
         try process.run()
         self.process = process
         self.stdinFD = input.fileHandleForWriting.fileDescriptor
-        let buffers = self.buffers
-        Self.drain(output.fileHandleForReading.fileDescriptor) { chunk in
-            buffers.rawStdout.withLock { $0 += chunk }
-            buffers.lines.withLock { lines in
-                buffers.rawStdout.withLock { raw in
-                    while let nl = raw.firstIndex(of: 0x0A) {
-                        lines.append(String(decoding: raw[..<nl], as: UTF8.self))
-                        raw.removeSubrange(...nl)
-                    }
-                }
-            }
-        }
-        Self.drain(error.fileHandleForReading.fileDescriptor) { chunk in buffers.stderr.withLock { $0 += chunk } }
+        stdout = LineCollector(fd: output.fileHandleForReading.fileDescriptor)
+        stderr = LineCollector(fd: error.fileHandleForReading.fileDescriptor)
     }
 
-    private static func drain(_ fd: Int32, _ sink: @escaping @Sendable ([UInt8]) -> Void) {
-        let thread = Thread {
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, 65536) }
-                if n <= 0 { break }
-                sink(Array(chunk[0..<n]))
-            }
-        }
-        thread.start()
+    // MARK: Through the contracts
+
+    /// Sends `request` and returns its typed answer; an error answer is thrown as its `RPCError`.
+    func send<R: RPCRequest>(_ request: R, timeout: Duration = .seconds(30)) async throws -> R.Response {
+        guard let response = await call(request, timeout: timeout) else { throw NoAnswer(method: R.method) }
+        if let error = response["error"] { throw try JSONValueDecoder().decode(RPCError.self, from: error) }
+        return try JSONValueDecoder().decode(R.Response.self, from: response["result"] ?? .null)
     }
 
-    func send(_ line: String) { sendBytes(Array((line + "\n").utf8)) }
+    /// The result of `request` as the engine wrote it, or nil when it failed: for checks of the
+    /// wire form (a member absent or null, the exact numbers).
+    func result<R: RPCRequest>(_ request: R, timeout: Duration = .seconds(30)) async -> JSONValue? {
+        await call(request, timeout: timeout)?["result"]
+    }
+
+    /// Sends `request` with a fresh id (with `progressToken` in `params._meta` when given) and
+    /// waits for its whole response message; other lines are kept for `next`.
+    func call<R: RPCRequest>(_ request: R, progressToken: JSONValue? = nil, timeout: Duration = .seconds(30)) async -> JSONValue? {
+        let id = JSONValue.integer(nextID.withLock { $0 += 1; return $0 })
+        sendRequest(request, id: id, progressToken: progressToken)
+        return await next(timeout: timeout) { $0["id"] == id }
+    }
+
+    /// `R`'s method with params no contract value can hold (a wrong type, a number out of every
+    /// range): for the tests of how the engine refuses them.
+    func call<R: RPCRequest>(_ contract: R.Type, params: JSONValue?, timeout: Duration = .seconds(30)) async -> JSONValue? {
+        let id = nextID.withLock { $0 += 1; return $0 }
+        var message: [(key: String, value: JSONValue)] = [("jsonrpc", "2.0"), ("id", .integer(id)), ("method", .string(R.method))]
+        if let params { message.append(("params", params)) }
+        sendLine(JSONValue.object(message).description)
+        return await next(timeout: timeout) { $0["id"] == .integer(id) }
+    }
+
+    /// Writes `request` with the id `id` and returns at once, for tests that send several
+    /// requests before reading (their answers are read with `next`).
+    func sendRequest<R: RPCRequest>(_ request: R, id: JSONValue, progressToken: JSONValue? = nil) {
+        sendLine(RequestLine.encode(request, id: id, progressToken: progressToken))
+    }
+
+    /// Sends a notification.
+    func notify<N: RPCNotification>(_ notification: N) {
+        sendLine(RequestLine.encode(notification))
+    }
+
+    // MARK: Raw
+
+    /// Writes `line` and a newline, as they are.
+    func sendLine(_ line: String) { sendBytes(Array((line + "\n").utf8)) }
 
     func sendBytes(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
@@ -98,51 +111,20 @@ final class EngineProcess: Sendable {
 
     func closeStdin() { close(stdinFD) }
 
-    /// Sends a request with a fresh id and waits for its response (other lines are kept for `next`).
-    func call(_ method: String, _ params: JSONValue? = nil, timeout: Duration = .seconds(30)) async -> JSONValue? {
-        let id = nextID.withLock { $0 += 1; return $0 }
-        var message: [(key: String, value: JSONValue)] = [("jsonrpc", "2.0"), ("id", .integer(id)), ("method", .string(method))]
-        if let params { message.append(("params", params)) }
-        send(JSONValue.object(message).description)
-        return await next(timeout: timeout) { $0["id"] == .integer(id) }
-    }
-
-    /// The result of `method`, or nil when it failed.
-    func result(_ method: String, _ params: JSONValue? = nil) async -> JSONValue? {
-        await call(method, params)?["result"]
-    }
-
     /// The first output message matching `where`, removed from the buffer; nil after `timeout`.
     func next(timeout: Duration = .seconds(30), where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }) async -> JSONValue? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let found: JSONValue? = buffers.lines.withLock { lines in
-                for (i, line) in lines.enumerated() {
-                    guard let value = try? JSONParser.parse(Array(line.utf8)), matches(value) else { continue }
-                    lines.remove(at: i)
-                    return value
-                }
-                return nil
-            }
-            if let found { return found }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return nil
+        await stdout.next(timeout: timeout, where: matches)
     }
 
     /// Every complete stdout line received and not yet taken.
-    var pendingLines: [String] { buffers.lines.withLock { $0 } }
+    var pendingLines: [String] { stdout.pendingLines }
 
     /// Removes and returns every complete stdout line received so far, for tests that read
     /// thousands of answers (`next` parses the whole buffer on every call).
-    func takeLines() -> [String] {
-        buffers.lines.withLock { lines in
-            defer { lines.removeAll(keepingCapacity: true) }
-            return lines
-        }
-    }
+    func takeLines() -> [String] { stdout.takeLines() }
 
-    var stderrText: String { String(decoding: buffers.stderr.withLock { $0 }, as: UTF8.self) }
+    /// What the engine wrote to stderr (its log).
+    var stderrText: String { stderr.pendingLines.joined(separator: "\n") }
 
     /// Waits for the process to end; nil if it is still running after `timeout`.
     func waitForExit(timeout: Duration = .seconds(20)) async -> Int32? {
@@ -157,27 +139,6 @@ final class EngineProcess: Sendable {
     deinit {
         if process.isRunning { process.terminate() }
         if ownsDataDirectory { try? FileManager.default.removeItem(at: dataDirectory) }
-    }
-
-    /// Runs the binary to completion with `arguments`; returns exit code, stdout and stderr.
-    static func run(_ arguments: [String], stdin: String = "") throws -> (code: Int32, stdout: String, stderr: String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stol-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let paths = ["in", "out", "err"].map { dir.appendingPathComponent($0) }
-        try Data(stdin.utf8).write(to: paths[0])
-        for path in paths.dropFirst() { _ = FileManager.default.createFile(atPath: path.path, contents: nil) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.standardInput = try FileHandle(forReadingFrom: paths[0])
-        process.standardOutput = try FileHandle(forWritingTo: paths[1])
-        process.standardError = try FileHandle(forWritingTo: paths[2])
-        try process.run()
-        process.waitUntilExit()
-        let out = try String(contentsOf: paths[1], encoding: .utf8)
-        let err = try String(contentsOf: paths[2], encoding: .utf8)
-        return (process.terminationStatus, out, err)
     }
 }
 

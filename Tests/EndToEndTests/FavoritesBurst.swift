@@ -1,3 +1,5 @@
+import STOLJSON
+import STOLProtocol
 import STOLRPC
 import Testing
 

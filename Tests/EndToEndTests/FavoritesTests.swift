@@ -4,7 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// Favourites over the real binary: every method, persistence across restarts, the damaged-file
@@ -46,67 +49,67 @@ import Testing
     @Test func addIsIdempotentAndSaysWhetherTheTaxonIsAvailable() async throws {
         let engine = try engine()
         let leo = try Self.id("Panthera leo")
-        let first = await engine.result("favorites/add", .object(["taxonId": .integer(leo)]))
+        let first = await engine.result(FavoritesAddRequest(taxonId: leo))
         #expect(first?["added"] == true && first?["available"] == true)
         #expect(await Self.didChange(engine) == .object(["count": 1]))
-        let again = await engine.result("favorites/add", .object(["taxonId": .integer(leo)]))
+        let again = await engine.result(FavoritesAddRequest(taxonId: leo))
         #expect(again?["added"] == false && again?["available"] == true)
         #expect(await Self.didChange(engine, timeout: .milliseconds(300)) == nil, "nothing changed")
-        let missing = await engine.result("favorites/add", .object(["taxonId": .integer(Self.unknown)]))
+        let missing = await engine.result(FavoritesAddRequest(taxonId: Self.unknown))
         #expect(missing?["added"] == true && missing?["available"] == false)
         #expect(await Self.didChange(engine) == .object(["count": 2]))
-        #expect(await engine.result("favorites/count") == .object(["count": 2]))
+        #expect(await engine.result(FavoritesCountRequest()) == .object(["count": 2]))
     }
 
     @Test func removeOneOrManyAndNoOpsForAbsentIds() async throws {
         let engine = try engine()
-        for id in [10, 11, 12, 13] as [Int64] { _ = await engine.result("favorites/add", .object(["taxonId": .integer(id)])) }
+        for id in [10, 11, 12, 13] as [Int64] { _ = await engine.result(FavoritesAddRequest(taxonId: id)) }
         for _ in 0..<4 { _ = await Self.didChange(engine) }
-        #expect(await engine.result("favorites/remove", .object(["taxonId": 10])) == .object(["removed": 1]))
+        #expect(await engine.result(FavoritesRemoveRequest(taxonId: 10)) == .object(["removed": 1]))
         #expect(await Self.didChange(engine) == .object(["count": 3]))
-        #expect(await engine.result("favorites/remove", .object(["taxonId": 10])) == .object(["removed": 0]))
+        #expect(await engine.result(FavoritesRemoveRequest(taxonId: 10)) == .object(["removed": 0]))
         #expect(await Self.didChange(engine, timeout: .milliseconds(300)) == nil)
-        #expect(await engine.result("favorites/remove", .object(["taxonIds": [11, 12, 99, 11]])) == .object(["removed": 2]))
+        #expect(await engine.result(FavoritesRemoveRequest(taxonIds: [11, 12, 99, 11])) == .object(["removed": 2]))
         #expect(await Self.didChange(engine) == .object(["count": 1]))
-        #expect(await engine.result("favorites/remove", .object(["taxonIds": []])) == .object(["removed": 0]))
-        #expect(await engine.result("favorites/contains", .object(["taxonIds": [10, 11, 12, 13]]))?["favorites"]
+        #expect(await engine.result(FavoritesRemoveRequest(taxonIds: [])) == .object(["removed": 0]))
+        #expect(await engine.result(FavoritesContainsRequest(taxonIds: [10, 11, 12, 13]))?["favorites"]
             == .object(["10": false, "11": false, "12": false, "13": true]))
     }
 
     @Test func toggleTwiceReturnsToTheStart() async throws {
         let engine = try engine()
         let tiger = try Self.id("Panthera tigris")
-        let on = await engine.result("favorites/toggle", .object(["taxonId": .integer(tiger)]))
+        let on = await engine.result(FavoritesToggleRequest(taxonId: tiger))
         #expect(on?["isFavorite"] == true && on?["available"] == true)
         #expect(await Self.didChange(engine) == .object(["count": 1]))
-        #expect(await engine.result("favorites/contains", .object(["taxonId": .integer(tiger)])) == .object(["isFavorite": true]))
-        let off = await engine.result("favorites/toggle", .object(["taxonId": .integer(tiger)]))
+        #expect(await engine.result(FavoritesContainsRequest(taxonId: tiger)) == .object(["isFavorite": true]))
+        let off = await engine.result(FavoritesToggleRequest(taxonId: tiger))
         #expect(off?["isFavorite"] == false)
         #expect(await Self.didChange(engine) == .object(["count": 0]))
-        #expect(await engine.result("favorites/contains", .object(["taxonId": .integer(tiger)])) == .object(["isFavorite": false]))
-        let unknown = await engine.result("favorites/toggle", .object(["taxonId": .integer(Self.unknown)]))
+        #expect(await engine.result(FavoritesContainsRequest(taxonId: tiger)) == .object(["isFavorite": false]))
+        let unknown = await engine.result(FavoritesToggleRequest(taxonId: Self.unknown))
         #expect(unknown?["isFavorite"] == true && unknown?["available"] == false)
     }
 
     @Test func containsCountClearStorageAndStatus() async throws {
         let engine = try engine()
-        #expect(await engine.result("favorites/count") == .object(["count": 0]))
-        #expect(await engine.result("favorites/contains", .object(["taxonIds": [1, 2]]))?["favorites"] == .object(["1": false, "2": false]))
-        for id in 1...5 as ClosedRange<Int64> { _ = await engine.result("favorites/add", .object(["taxonId": .integer(id)])) }
-        #expect(await engine.result("favorites/count") == .object(["count": 5]))
-        #expect(await engine.result("favorites/contains", .object(["taxonIds": [5, 6]]))?["favorites"] == .object(["5": true, "6": false]))
-        let bytes = try #require(await engine.result("favorites/storageBytes")?["bytes"]?.int64Value)
+        #expect(await engine.result(FavoritesCountRequest()) == .object(["count": 0]))
+        #expect(await engine.result(FavoritesContainsRequest(taxonIds: [1, 2]))?["favorites"] == .object(["1": false, "2": false]))
+        for id in 1...5 as ClosedRange<Int64> { _ = await engine.result(FavoritesAddRequest(taxonId: id)) }
+        #expect(await engine.result(FavoritesCountRequest()) == .object(["count": 5]))
+        #expect(await engine.result(FavoritesContainsRequest(taxonIds: [5, 6]))?["favorites"] == .object(["5": true, "6": false]))
+        let bytes = try #require(await engine.result(FavoritesStorageBytesRequest())?["bytes"]?.int64Value)
         let file = Self.favoritesFile(engine.dataDirectory)
         let pages = try SQLiteCLI.run(file, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size")
         #expect(bytes > 0 && pages == ["\(bytes)"])
-        let status = await engine.result("favorites/status")
+        let status = await engine.result(FavoritesStatusRequest())
         #expect(status?["count"] == 5 && status?["bytes"]?.int64Value == bytes && status?["recovery"] == .null)
         for _ in 0..<5 { _ = await Self.didChange(engine) }
-        #expect(await engine.result("favorites/clear") == .object(["removed": 5]))
+        #expect(await engine.result(FavoritesClearRequest()) == .object(["removed": 5]))
         #expect(await Self.didChange(engine) == .object(["count": 0]))
-        #expect(await engine.result("favorites/clear") == .object(["removed": 0]))
+        #expect(await engine.result(FavoritesClearRequest()) == .object(["removed": 0]))
         #expect(await Self.didChange(engine, timeout: .milliseconds(300)) == nil)
-        #expect(await engine.result("favorites/count") == .object(["count": 0]))
+        #expect(await engine.result(FavoritesCountRequest()) == .object(["count": 0]))
     }
 
     /// The two genera named Morus (mulberries and gannets, both in the embedded database) are told
@@ -114,9 +117,9 @@ import Testing
     @Test func homonymsInTheListCarryTheirDisambiguation() async throws {
         let engine = try EngineProcess()
         let gannet: Int64 = 3_887_965_843_785_709, mulberry: Int64 = 1_883_078_841_168_335
-        let leo = try #require(await engine.result("search/query", .object(["query": "Panthera leo", "limit": 1]))?["results"]?.arrayValue?.first?["id"]?.int64Value)
-        for id in [gannet, mulberry, leo] { _ = await engine.result("favorites/add", .object(["taxonId": .integer(id)])) }
-        let list = await engine.result("favorites/list", .object(["sort": "scientific"]))?["favorites"]?.arrayValue ?? []
+        let leo = try #require(await engine.result(SearchQueryRequest(query: "Panthera leo", limit: 1))?["results"]?.arrayValue?.first?["id"]?.int64Value)
+        for id in [gannet, mulberry, leo] { _ = await engine.result(FavoritesAddRequest(taxonId: id)) }
+        let list = await engine.result(FavoritesListRequest(sort: .scientific))?["favorites"]?.arrayValue ?? []
         let byID = Dictionary(uniqueKeysWithValues: list.compactMap { entry in entry["taxonId"]?.int64Value.map { ($0, entry) } })
         #expect(byID[gannet]?["disambiguation"]?["display"] == "Morus (genus in Aves)", "\(list)")
         #expect(byID[mulberry]?["disambiguation"]?["display"] == "Morus (genus in Magnoliopsida)")
@@ -125,7 +128,7 @@ import Testing
 
     @Test func theFileHoldsOnlyTaxonIdsAndTimes() async throws {
         let engine = try engine()
-        _ = await engine.result("favorites/add", .object(["taxonId": 7]))
+        _ = await engine.result(FavoritesAddRequest(taxonId: 7))
         let file = Self.favoritesFile(engine.dataDirectory)
         #expect(try SQLiteCLI.run(file, "SELECT name FROM pragma_table_info('favorites') ORDER BY cid") == ["taxon_id", "created_at"])
         #expect(try SQLiteCLI.run(file, "SELECT type, name FROM sqlite_master ORDER BY name") == ["table|favorites", "index|idx_favorites_created"])
@@ -137,12 +140,12 @@ import Testing
     /// Adds Escherichia coli, Panthera leo, Rosa canina, the unknown id and Panthera tigris, in that order.
     func addTheSet(_ engine: EngineProcess) async throws {
         for name in ["Escherichia coli", "Panthera leo", "Rosa canina"] {
-            #expect(await engine.result("favorites/add", .object(["taxonId": .integer(try Self.id(name))]))?["added"] == true)
+            #expect(await engine.result(FavoritesAddRequest(taxonId: try Self.id(name)))?["added"] == true)
             try await Task.sleep(for: .milliseconds(5))
         }
-        _ = await engine.result("favorites/add", .object(["taxonId": .integer(Self.unknown)]))
+        _ = await engine.result(FavoritesAddRequest(taxonId: Self.unknown))
         try await Task.sleep(for: .milliseconds(5))
-        _ = await engine.result("favorites/add", .object(["taxonId": .integer(try Self.id("Panthera tigris"))]))
+        _ = await engine.result(FavoritesAddRequest(taxonId: try Self.id("Panthera tigris")))
     }
 
     @Test func listInTheThreeOrdersWithDisplayFields() async throws {
@@ -150,9 +153,9 @@ import Testing
         try await addTheSet(engine)
         let (coli, leo, rosa, tiger) = (try Self.id("Escherichia coli"), try Self.id("Panthera leo"), try Self.id("Rosa canina"), try Self.id("Panthera tigris"))
 
-        let recent = await engine.result("favorites/list", .object(["sort": "recent"]))
+        let recent = await engine.result(FavoritesListRequest(sort: .recent))
         #expect(ids(recent) == [tiger, Self.unknown, rosa, leo, coli])
-        #expect(ids(await engine.result("favorites/list")) == ids(recent), "recent is the default")
+        #expect(ids(await engine.result(FavoritesListRequest())) == ids(recent), "recent is the default")
         let entries = recent?["favorites"]?.arrayValue ?? []
         let createdAt = entries.compactMap { $0["createdAt"]?.stringValue }
         #expect(createdAt.count == 5 && createdAt == createdAt.sorted(by: >))
@@ -165,22 +168,22 @@ import Testing
         #expect(members.map(\.key).sorted() == ["available", "createdAt", "taxonId"])
         #expect(missing["available"] == false)
 
-        #expect(ids(await engine.result("favorites/list", .object(["sort": "scientific"]))) == [coli, leo, tiger, rosa, Self.unknown])
-        #expect(ids(await engine.result("favorites/list", .object(["sort": "common"]))) == [rosa, leo, tiger, coli, Self.unknown])
+        #expect(ids(await engine.result(FavoritesListRequest(sort: .scientific))) == [coli, leo, tiger, rosa, Self.unknown])
+        #expect(ids(await engine.result(FavoritesListRequest(sort: .common))) == [rosa, leo, tiger, coli, Self.unknown])
         // Spanish: León, English fallback for the others.
-        let spanish = await engine.result("favorites/list", .object(["sort": "common", "lang": "es"]))
+        let spanish = await engine.result(FavoritesListRequest(sort: .common, lang: "es"))
         #expect(spanish?["favorites"]?.arrayValue?.map { $0["commonName"]?.stringValue } == ["Dog rose", "León", "Tiger", nil, nil])
         #expect(spanish?["favorites"]?.arrayValue?.map { $0["commonNameLang"]?.stringValue } == ["en", "es", "en", nil, nil], "which fell back")
-        let french = await engine.result("favorites/list", .object(["sort": "common", "lang": "fr"]))
+        let french = await engine.result(FavoritesListRequest(sort: .common, lang: "fr"))
         #expect(french?["favorites"]?.arrayValue?.map { $0["commonName"]?.stringValue } == ["Dog rose", "Lion", "Tigre", nil, nil])
-        #expect(await engine.result("favorites/count") == .object(["count": 5]), "unavailable ids are kept")
+        #expect(await engine.result(FavoritesCountRequest()) == .object(["count": 5]), "unavailable ids are kept")
     }
 
     @Test func exportTextIsExact() async throws {
         let engine = try engine()
-        #expect(await engine.result("favorites/export") == .object([("lang", "en"), ("text", .string(Self.title + "\n\n"))]))
+        #expect(await engine.result(FavoritesExportRequest()) == .object([("lang", "en"), ("text", .string(Self.title + "\n\n"))]))
         try await addTheSet(engine)
-        let scientific = await engine.result("favorites/export", .object(["sort": "scientific"]))?["text"]?.stringValue
+        let scientific = await engine.result(FavoritesExportRequest(sort: .scientific))?["text"]?.stringValue
         #expect(scientific == """
             My Favourite Species — Species: Tree of Life
 
@@ -190,45 +193,45 @@ import Testing
             4. Rosa canina (Dog rose)
 
             """)
-        let common = await engine.result("favorites/export", .object(["sort": "common", "lang": "es"]))?["text"]?.stringValue
+        let common = await engine.result(FavoritesExportRequest(sort: .common, lang: "es"))?["text"]?.stringValue
         #expect(common == "Mis especies favoritas — Species: Tree of Life\n\n1. Rosa canina (Dog rose)\n2. Panthera leo (León)\n3. Panthera tigris (Tiger)\n4. Escherichia coli\n")
         for (lang, title, used) in [("de", "Meine Lieblingsarten", "de"), ("de-AT", "Meine Lieblingsarten", "de"), ("fr", "Mes espèces favorites", "fr"), ("pt", "My Favourite Species", "en")] {
-            let export = await engine.result("favorites/export", .object(["lang": .string(lang)]))
+            let export = await engine.result(FavoritesExportRequest(lang: lang))
             let text = export?["text"]?.stringValue
             #expect(text?.hasPrefix(title + " — Species: Tree of Life\n\n1. ") == true, "\(lang): \(String(describing: text))")
             #expect(export?["lang"] == .string(used), "\(lang): the answer says which language the title is in")
         }
-        let recent = await engine.result("favorites/export", .object(["sort": "recent"]))?["text"]?.stringValue
+        let recent = await engine.result(FavoritesExportRequest(sort: .recent))?["text"]?.stringValue
         #expect(recent == Self.title + "\n\n1. Panthera tigris (Tiger)\n2. Rosa canina (Dog rose)\n3. Panthera leo (Lion)\n4. Escherichia coli\n")
     }
 
     @Test func badParamsNameTheField() async throws {
         let engine = try engine()
-        let cases: [(String, JSONValue, String)] = [
-            ("favorites/add", .object(["taxonId": -1]), "taxonId"),
-            ("favorites/add", .object(["taxonId": 0]), "taxonId"),
-            ("favorites/add", .object(["taxonId": "12"]), "taxonId"),
-            ("favorites/add", .object(["taxonId": .number("1.5")]), "taxonId"),
-            ("favorites/add", .object(["taxonId": .number("9007199254740992")]), "taxonId"),
-            ("favorites/add", .object([:]), "taxonId"),
-            ("favorites/toggle", .object(["taxonId": true]), "taxonId"),
-            ("favorites/contains", .object(["taxonId": -5]), "taxonId"),
-            ("favorites/contains", .object(["taxonIds": [1, -2]]), "taxonIds.1"),
-            ("favorites/contains", .object(["taxonIds": [1, "x"]]), "taxonIds.1"),
-            ("favorites/contains", .object([:]), "taxonId"),
-            ("favorites/remove", .object(["taxonIds": "1"]), "taxonIds"),
-            ("favorites/remove", .object(["taxonId": 1, "taxonIds": [2]]), "taxonIds"),
-            ("favorites/remove", .object(["taxonIds": [.number("2.5")]]), "taxonIds.0"),
-            ("favorites/list", .object(["sort": "random"]), "sort"),
-            ("favorites/list", .object(["lang": "English!"]), "lang"),
-            ("favorites/export", .object(["sort": 1]), "sort"),
+        let cases: [(any RPCRequest.Type, JSONValue, String)] = [
+            (FavoritesAddRequest.self, .object(["taxonId": -1]), "taxonId"),
+            (FavoritesAddRequest.self, .object(["taxonId": 0]), "taxonId"),
+            (FavoritesAddRequest.self, .object(["taxonId": "12"]), "taxonId"),
+            (FavoritesAddRequest.self, .object(["taxonId": .number("1.5")]), "taxonId"),
+            (FavoritesAddRequest.self, .object(["taxonId": .number("9007199254740992")]), "taxonId"),
+            (FavoritesAddRequest.self, .object([:]), "taxonId"),
+            (FavoritesToggleRequest.self, .object(["taxonId": true]), "taxonId"),
+            (FavoritesContainsRequest.self, .object(["taxonId": -5]), "taxonId"),
+            (FavoritesContainsRequest.self, .object(["taxonIds": [1, -2]]), "taxonIds.1"),
+            (FavoritesContainsRequest.self, .object(["taxonIds": [1, "x"]]), "taxonIds.1"),
+            (FavoritesContainsRequest.self, .object([:]), "taxonId"),
+            (FavoritesRemoveRequest.self, .object(["taxonIds": "1"]), "taxonIds"),
+            (FavoritesRemoveRequest.self, .object(["taxonId": 1, "taxonIds": [2]]), "taxonIds"),
+            (FavoritesRemoveRequest.self, .object(["taxonIds": [.number("2.5")]]), "taxonIds.0"),
+            (FavoritesListRequest.self, .object(["sort": "random"]), "sort"),
+            (FavoritesListRequest.self, .object(["lang": "English!"]), "lang"),
+            (FavoritesExportRequest.self, .object(["sort": 1]), "sort"),
         ]
         for (method, params, field) in cases {
-            let error = await engine.call(method, params)?["error"]
-            #expect(error?["code"] == .number("-32602"), "\(method) \(params)")
-            #expect(error?["data"]?["field"] == .string(field), "\(method) \(params)")
+            let error = await engine.call(method, params: params)?["error"]
+            #expect(error?["code"] == -32602, "\(method) \(params)")
+            #expect(error?["data"]?["field"] == JSONValue.string(field), "\(method) \(params)")
         }
-        #expect(await engine.result("favorites/count") == .object(["count": 0]), "nothing was stored")
+        #expect(await engine.result(FavoritesCountRequest()) == .object(["count": 0]), "nothing was stored")
         #expect(await Self.didChange(engine, timeout: .milliseconds(300)) == nil)
     }
 
@@ -241,16 +244,16 @@ import Testing
         let first = try engine(data)
         engines.append(first)
         try await addTheSet(first)
-        _ = await first.result("favorites/toggle", .object(["taxonId": .integer(try Self.id("Rosa canina"))]))
-        let before = await first.result("favorites/list")
+        _ = await first.result(FavoritesToggleRequest(taxonId: try Self.id("Rosa canina")))
+        let before = await first.result(FavoritesListRequest())
         first.closeStdin()
         #expect(await first.waitForExit() == 0)
 
         let second = try engine(data)
         engines.append(second)
-        #expect(await second.result("favorites/list") == before)
-        #expect(await second.result("favorites/count") == .object(["count": 4]))
-        #expect(await second.result("favorites/status")?["recovery"] == .null)
+        #expect(await second.result(FavoritesListRequest()) == before)
+        #expect(await second.result(FavoritesCountRequest()) == .object(["count": 4]))
+        #expect(await second.result(FavoritesStatusRequest())?["recovery"] == .null)
     }
 
     @Test func aDamagedFileIsMovedAsideAndAnEmptyListServed() async throws {
@@ -263,24 +266,24 @@ import Testing
         defer { withExtendedLifetime(engines) {} }
         let engine = try engine(data)
         engines.append(engine)
-        #expect(await engine.result("favorites/list") == .object(["favorites": []]))
-        let recovery = try #require(await engine.result("favorites/status")?["recovery"])
+        #expect(await engine.result(FavoritesListRequest()) == .object(["favorites": []]))
+        let recovery = try #require(await engine.result(FavoritesStatusRequest())?["recovery"])
         let name = try #require(recovery["movedAsideTo"]?.stringValue)
         #expect(name.hasPrefix("favorites.sqlite.corrupt-") && !name.contains("/"))
         #expect(recovery["at"]?.stringValue?.hasSuffix("Z") == true)
-        #expect(await engine.result("database/info")?["favoritesRecovery"] == recovery, "database/info reports it too")
+        #expect(await engine.result(DatabaseInfoRequest())?["favoritesRecovery"] == recovery, "database/info reports it too")
         #expect(try Data(contentsOf: file.deletingLastPathComponent().appendingPathComponent(name)) == garbage, "kept, byte for byte")
         #expect(engine.stderrText.contains("moved it aside"))
-        #expect(await engine.result("favorites/add", .object(["taxonId": 3]))?["added"] == true)
+        #expect(await engine.result(FavoritesAddRequest(taxonId: 3))?["added"] == true)
         #expect(try SQLiteCLI.run(file, "PRAGMA integrity_check") == ["ok"])
         engine.closeStdin()
         _ = await engine.waitForExit()
 
         let again = try self.engine(data)
         engines.append(again)
-        #expect(await again.result("favorites/count") == .object(["count": 1]))
-        #expect(await again.result("favorites/status")?["recovery"] == .null, "the move is reported by the engine that made it")
-        #expect(await again.result("database/info")?["favoritesRecovery"] == nil)
+        #expect(await again.result(FavoritesCountRequest()) == .object(["count": 1]))
+        #expect(await again.result(FavoritesStatusRequest())?["recovery"] == .null, "the move is reported by the engine that made it")
+        #expect(await again.result(DatabaseInfoRequest())?["favoritesRecovery"] == nil)
         #expect(FileManager.default.fileExists(atPath: file.deletingLastPathComponent().appendingPathComponent(name).path))
     }
 
@@ -295,14 +298,14 @@ import Testing
         defer { withExtendedLifetime(engines) {} }
         let engine = try engine(data)
         engines.append(engine)
-        let recovery = try #require(await engine.result("database/info")?["favoritesRecovery"])
+        let recovery = try #require(await engine.result(DatabaseInfoRequest())?["favoritesRecovery"])
         #expect(recovery["movedAsideTo"]?.stringValue?.hasPrefix("favorites.sqlite.corrupt-") == true, "\(recovery)")
-        #expect(await engine.result("favorites/status")?["recovery"] == recovery, "the same recovery the favourites methods report")
+        #expect(await engine.result(FavoritesStatusRequest())?["recovery"] == recovery, "the same recovery the favourites methods report")
 
         let fresh = Self.dataDirectory()
         let clean = try self.engine(fresh)
         engines.append(clean)
-        #expect(await clean.result("database/info")?["favoritesRecovery"] == nil)
+        #expect(await clean.result(DatabaseInfoRequest())?["favoritesRecovery"] == nil)
         #expect(!FileManager.default.fileExists(atPath: Self.favoritesFile(fresh).path), "nothing created")
     }
 
@@ -316,11 +319,11 @@ import Testing
         defer { withExtendedLifetime(engines) {} }
         let engine = try engine(data)
         engines.append(engine)
-        let error = await engine.call("favorites/add", .object(["taxonId": 2]))?["error"]
+        let error = await engine.call(FavoritesAddRequest(taxonId: 2))?["error"]
         #expect(error?["code"] == -32010)
         #expect(error?["data"]?["kind"] == "favoritesNewerVersion")
-        #expect(await engine.call("favorites/count")?["error"]?["data"]?["kind"] == "favoritesNewerVersion")
-        #expect(await engine.result("taxon/roots")?["roots"]?.arrayValue?.count == 2, "browsing still works")
+        #expect(await engine.call(FavoritesCountRequest())?["error"]?["data"]?["kind"] == "favoritesNewerVersion")
+        #expect(await engine.result(TaxonRootsRequest())?["roots"]?.arrayValue?.count == 2, "browsing still works")
         #expect(try Data(contentsOf: file) == before, "not touched")
 
         let blocked = Self.dataDirectory()
@@ -328,9 +331,9 @@ import Testing
         try Data("a file where the Favorites folder should be".utf8).write(to: blocked.appendingPathComponent("Favorites"))
         let other = try self.engine(blocked)
         engines.append(other)
-        let unavailable = await other.call("favorites/list")?["error"]
+        let unavailable = await other.call(FavoritesListRequest())?["error"]
         #expect(unavailable?["code"] == -32010 && unavailable?["data"]?["kind"] == "favoritesUnavailable")
-        #expect(await other.result("database/info")?["taxaCount"] != nil)
+        #expect(await other.result(DatabaseInfoRequest())?["taxaCount"] != nil)
     }
 
     /// SIGKILL in the middle of a burst, ten times on one data directory: after every restart the
@@ -350,11 +353,11 @@ import Testing
         for round in 0..<11 {
             let engine = try engine(data)
             engines.append(engine)
-            let contains = await engine.result("favorites/contains", .object(["taxonIds": .array(ids.map { .integer($0) })]))
+            let contains = await engine.result(FavoritesContainsRequest(taxonIds: ids))
             var state: [Int64: Bool] = [:]
             for id in ids { state[id] = contains?["favorites"]?[String(id)] == true }
             #expect(allowed.contains(state), "round \(round): state after restart is not one the acknowledged requests allow")
-            #expect(await engine.result("favorites/status")?["recovery"] == .null, "round \(round): nothing was damaged")
+            #expect(await engine.result(FavoritesStatusRequest())?["recovery"] == .null, "round \(round): nothing was damaged")
             #expect(try SQLiteCLI.run(file, "PRAGMA integrity_check") == ["ok"], "round \(round)")
             #expect(Set(try SQLiteCLI.run(file, "SELECT taxon_id FROM favorites").compactMap { Int64($0) }) == Set(ids.filter { state[$0] == true }))
             if round == 10 { break }

@@ -4,7 +4,9 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
+import STOLJSON
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 /// Every hostile file from `HostileFiles` goes to the real binary over real pipes; each must be
@@ -60,7 +62,7 @@ import Testing
 
     static func state(_ engine: EngineProcess) async -> State {
         let data = engine.dataDirectory
-        return State(info: await engine.result("database/info"), packs: await engine.result("media/packs"), tree: tree(data),
+        return State(info: await engine.result(DatabaseInfoRequest()), packs: await engine.result(MediaPacksRequest()), tree: tree(data),
                      reference: try? Data(contentsOf: data.appendingPathComponent("Databases/reference.sqlite")),
                      pack: try? Data(contentsOf: data.appendingPathComponent("Media/hostile-base.sqlite")))
     }
@@ -75,7 +77,7 @@ import Testing
         for kind in [StolKind.database, .media] {
             let url = setup.scratch.appendingPathComponent("valid.\(kind.fileExtension)")
             try Data(setup.files.valid(kind)).write(to: url)
-            let response = await engine.call(kind.method, .object(["path": .string(url.path)]), timeout: .seconds(120))
+            let response = await engine.call(kind.importRequest(url.path), timeout: .seconds(120))
             try #require(response?["result"] != nil, "the valid \(kind.rawValue) file must import: \(String(describing: response))")
             try? FileManager.default.removeItem(at: url)
         }
@@ -84,8 +86,8 @@ import Testing
 
     /// Serving still works: a ping and a taxon read from the reference database.
     static func serving(_ engine: EngineProcess, _ setup: Setup) async -> Bool {
-        guard await engine.result("ping") == .object([]) else { return false }
-        return await engine.result("taxon/get", .object(["id": .integer(Int(setup.leo))]))?["scientificName"] == "Panthera leo"
+        guard await engine.result(PingRequest()) == .object([]) else { return false }
+        return await engine.result(TaxonGetRequest(id: setup.leo))?["scientificName"] == "Panthera leo"
     }
 
     struct Tally {
@@ -128,7 +130,7 @@ import Testing
             defer { Self.clean(inputs) }
             tally.tried[hostile.family, default: 0] += 1
 
-            let response = await engine.call(kind.method, .object(["path": .string(path)]), timeout: .seconds(120))
+            let response = await engine.call(kind.importRequest(path), timeout: .seconds(120))
             let error = response?["error"]
             #expect(error?["code"] == .integer(kind.errorCode), "\(label): \(String(describing: response))")
             #expect(error?["data"]?["kind"] == .string(hostile.expectedKind), "\(label): \(String(describing: response))")
@@ -156,7 +158,7 @@ import Testing
                 engine.closeStdin()
                 #expect(await engine.waitForExit() == 0, "\(label): \(engine.stderrText.suffix(2000))")
                 engine = try Self.engine(setup, data: data, limited: limited)
-                #expect(await engine.result("ping") == .object([]), "\(label): a restart does not answer ping: \(engine.stderrText.suffix(2000))")
+                #expect(await engine.result(PingRequest()) == .object([]), "\(label): a restart does not answer ping: \(engine.stderrText.suffix(2000))")
                 #expect(await Self.serving(engine, setup), "\(label): a restart does not serve the reference")
                 // The engine that stopped took its scratch folder with it: only the new one's is there.
                 let scratch = ((try? FileManager.default.contentsOfDirectory(atPath: data.path)) ?? []).filter { $0.hasPrefix(".stol-tmp-") }
@@ -219,13 +221,13 @@ import Testing
         let stol = setup.scratch.appendingPathComponent("tampered-statistics.stol")
         defer { try? FileManager.default.removeItem(at: stol) }
         try Data(files.writer.envelope(.database, version: 1, payload: Deflate.gzipStored(tampered))).write(to: stol)
-        let verified = try EngineProcess.run(["verify", stol.path, "--trusted-key", files.writer.trusted.hex])
+        let verified = try EngineBinary.run(["verify", stol.path, "--trusted-key", files.writer.trusted.hex])
         #expect(verified.stdout.contains("note: planner statistics are not ANALYZE's; an import recomputes them"), "\(verified.stdout)")
-        let imported = await engine.call("database/import", .object(["path": .string(stol.path)]), timeout: .seconds(120))
+        let imported = await engine.call(DatabaseImportRequest(path: stol.path), timeout: .seconds(120))
         #expect(imported?["result"]?["source"] == "reference", "\(String(describing: imported))")
         let installed = data.appendingPathComponent("Databases/reference.sqlite")
         #expect(try SQLiteCLI.run(installed, statistics, readOnly: true) == own, "the installed file has ANALYZE's statistics")
-        #expect(await engine.result("taxon/children", .object(["id": .integer(Int(try HostileServingTests.id("Panthera")))]))?["children"]?.arrayValue?.count == 2)
+        #expect(await engine.result(TaxonChildrenRequest(id: try HostileServingTests.id("Panthera")))?["children"]?.arrayValue?.count == 2)
 
         // A chain hanging from the root, its end exactly `maxDepth` deep (the tour left out, so the
         // tree comes from taxa): imported, and its lineage served whole.
@@ -234,15 +236,15 @@ import Testing
         let deepStol = setup.scratch.appendingPathComponent("deep.stol")
         defer { try? FileManager.default.removeItem(at: deepStol) }
         try Data(files.writer.envelope(.database, version: 1, payload: Deflate.gzipStored(deep))).write(to: deepStol)
-        let deepImport = await engine.call("database/import", .object(["path": .string(deepStol.path)]), timeout: .seconds(120))
+        let deepImport = await engine.call(DatabaseImportRequest(path: deepStol.path), timeout: .seconds(120))
         #expect(deepImport?["result"]?["source"] == "reference", "\(String(describing: deepImport))")
-        let root = try #require(Int(try SQLiteCLI.run(files.databaseURL, "SELECT min(id) FROM taxa WHERE parent_id IS NULL", readOnly: true).first ?? ""))
-        let end = 8_000_000_000 + depth
+        let root = try #require(TaxonID(try SQLiteCLI.run(files.databaseURL, "SELECT min(id) FROM taxa WHERE parent_id IS NULL", readOnly: true).first ?? ""))
+        let end = TaxonID(8_000_000_000 + depth)
         for round in 0..<2 {  // Likely from SQL, then from the in-memory tree (`taxon/lineages` waits for it).
-            let ancestors = await engine.call("taxon/ancestors", .object(["id": .integer(end)]), timeout: .seconds(60))?["result"]?["ancestors"]?.arrayValue ?? []
+            let ancestors = await engine.call(TaxonAncestorsRequest(id: end), timeout: .seconds(60))?["result"]?["ancestors"]?.arrayValue ?? []
             #expect(ancestors.count == depth, "round \(round): \(ancestors.count)")
             #expect(ancestors.first?["id"] == .integer(root) && ancestors.last?["id"] == .integer(end - 1), "round \(round)")
-            let lineage = await engine.call("taxon/lineages", .object(["ids": [.integer(end)]]), timeout: .seconds(60))?["result"]
+            let lineage = await engine.call(TaxonLineagesRequest(ids: [end]), timeout: .seconds(60))?["result"]
             #expect(lineage?["lineages"]?.arrayValue?.first?.arrayValue?.count == depth && lineage?["source"] == "tree", "round \(round)")
         }
         engine.closeStdin()
@@ -280,7 +282,7 @@ import Testing
             let url = setup.scratch.appendingPathComponent("control-\(number).\(kind.fileExtension)")
             try Data(bytes).write(to: url)
             defer { try? FileManager.default.removeItem(at: url) }
-            let response = await engine.call(kind.method, .object(["path": .string(url.path)]), timeout: .seconds(120))
+            let response = await engine.call(kind.importRequest(url.path), timeout: .seconds(120))
             #expect(response?["result"] != nil, "\(name): \(String(describing: response))")
             #expect(ReferenceTests.tmpFiles(data).isEmpty, "\(name)")
             if kind == .database {
@@ -288,7 +290,7 @@ import Testing
                 #expect(await Self.serving(engine, setup), "\(name)")
             }
         }
-        #expect(await engine.result("media/image", .object(["taxonId": .integer(Int(setup.leo))]))?["width"] == 6)
+        #expect(await engine.result(MediaImageRequest(taxonId: setup.leo))?["width"] == 6)
         engine.closeStdin()
         #expect(await engine.waitForExit() == 0)
     }

@@ -4,7 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 
 // A generator of hostile `.stol` and `.stolmedia` files, built byte by byte from the format in
 // protocol/README.md, so every fault is exactly the one named and nothing binary is committed.
@@ -198,7 +201,10 @@ enum StolKind: String, Sendable {
         sha256 + Deflate.le32(version) + (self == .media ? magic : [])
     }
 
-    var method: String { self == .database ? "database/import" : "media/import" }
+    /// The request that imports a file of this kind.
+    func importRequest(_ path: String) -> any RPCRequest {
+        self == .database ? DatabaseImportRequest(path: path) : MediaImportRequest(path: path)
+    }
     var errorCode: Int { self == .database ? -32020 : -32021 }
     var fileExtension: String { self == .database ? "stol" : "stolmedia" }
 }
@@ -346,20 +352,9 @@ struct HostileFiles: Sendable {
             : writer.envelope(.media, version: 1, payload: Deflate.gzipStored(mediaDatabase))
     }
 
-    /// Deterministic pseudo-random bytes (SplitMix64).
+    /// Deterministic pseudo-random bytes.
     static func random(_ count: Int, seed: UInt64) -> [UInt8] {
-        var state = seed
-        var out: [UInt8] = []
-        out.reserveCapacity(count)
-        while out.count < count {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            for i in 0..<8 where out.count < count { out.append(UInt8(truncatingIfNeeded: z >> (8 * UInt64(i)))) }
-        }
-        return out
+        SplitMix64.bytes(count, seed: seed)
     }
 
     static func setBigEndian(_ bytes: inout [UInt8], _ offset: Int, _ value: UInt32, width: Int = 4) {

@@ -4,7 +4,9 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import STOLRPC
+import STOLJSON
+import STOLMCP
+import STOLProtocol
 import Testing
 
 /// Taxonomy databases with wrong values that got in anyway: installed by an engine from before the
@@ -30,53 +32,46 @@ import Testing
         return data
     }
 
-    static func id(_ name: String) throws -> Int {
+    static func id(_ name: String) throws -> TaxonID {
         let files = try setup.get().files
-        return try #require(Int(try SQLiteCLI.run(files.databaseURL, "SELECT id FROM taxa WHERE scientific_name = '\(name)'", readOnly: true).first ?? ""))
+        return try #require(TaxonID(try SQLiteCLI.run(files.databaseURL, "SELECT id FROM taxa WHERE scientific_name = '\(name)'", readOnly: true).first ?? ""))
     }
 
     /// One planted fault and the request that meets it.
     struct Case: Sendable, CustomStringConvertible {
         var name: String
         var sql: String
-        var method: String
-        var params: @Sendable () throws -> JSONValue
+        /// The request that reads the bad value.
+        var request: @Sendable () throws -> any RPCRequest
         /// Text the error's `data.detail` must hold.
         var detail: String
         var description: String { name }
     }
 
     static let lion = HostileFiles.lion, tiger = HostileFiles.tiger
-    static func taxon(_ name: String) -> @Sendable () throws -> JSONValue { { .object(["id": .integer(try HostileServingTests.id(name))]) } }
+    static func lionID() throws -> TaxonID { try HostileServingTests.id("Panthera leo") }
 
     static let cases: [Case] = [
-        Case(name: "taxa.year 'abc' (children of Panthera)", sql: "UPDATE taxa SET year = 'abc' WHERE id = \(lion);", method: "taxon/children",
-             params: taxon("Panthera"), detail: "taxa.year holds text 'abc'"),
-        Case(name: "a root's scientific_name as a blob (roots)", sql: "UPDATE taxa SET scientific_name = x'4575' WHERE parent_id IS NULL;", method: "taxon/roots",
-             params: { .object([:]) }, detail: "taxa.scientific_name holds a blob"),
-        Case(name: "a root's scientific_name not UTF-8 (roots)", sql: "UPDATE taxa SET scientific_name = CAST(x'45ff' AS TEXT) WHERE parent_id IS NULL;", method: "taxon/roots",
-             params: { .object([:]) }, detail: "not valid UTF-8"),
+        Case(name: "taxa.year 'abc' (children of Panthera)", sql: "UPDATE taxa SET year = 'abc' WHERE id = \(lion);", request: { TaxonChildrenRequest(id: try HostileServingTests.id("Panthera")) }, detail: "taxa.year holds text 'abc'"),
+        Case(name: "a root's scientific_name as a blob (roots)", sql: "UPDATE taxa SET scientific_name = x'4575' WHERE parent_id IS NULL;", request: { TaxonRootsRequest() }, detail: "taxa.scientific_name holds a blob"),
+        Case(name: "a root's scientific_name not UTF-8 (roots)", sql: "UPDATE taxa SET scientific_name = CAST(x'45ff' AS TEXT) WHERE parent_id IS NULL;", request: { TaxonRootsRequest() }, detail: "not valid UTF-8"),
         Case(name: "taxa.child_count 'many' (taxon/get, answered on the intake thread)", sql: "UPDATE taxa SET child_count = 'many' WHERE id = \(lion);",
-             method: "taxon/get", params: taxon("Panthera leo"), detail: "taxa.child_count holds text 'many'"),
-        Case(name: "taxa.rank 'bogus'", sql: "UPDATE taxa SET rank = 'bogus' WHERE id = \(lion);", method: "taxon/get", params: taxon("Panthera leo"), detail: "taxa.rank holds 'bogus'"),
-        Case(name: "taxa.status 'weird'", sql: "UPDATE taxa SET status = 'weird' WHERE id = \(lion);", method: "taxon/detail", params: taxon("Panthera leo"), detail: "taxa.status holds 'weird'"),
-        Case(name: "taxa.conservation as a blob", sql: "UPDATE taxa SET conservation = x'5655' WHERE id = \(lion);", method: "taxon/get", params: taxon("Panthera leo"), detail: "taxa.conservation holds a blob"),
-        Case(name: "NUL in a scientific name", sql: "UPDATE taxa SET scientific_name = 'Panthera' || char(0) || ' leo' WHERE id = \(lion);", method: "taxon/get",
-             params: taxon("Panthera leo"), detail: "NUL"),
-        Case(name: "names.name as a blob", sql: "UPDATE names SET name = x'4c696f6e' WHERE taxon_id = \(lion);", method: "taxon/names", params: taxon("Panthera leo"), detail: "names.name holds a blob"),
-        Case(name: "names.is_preferred 'yes'", sql: "UPDATE names SET is_preferred = 'yes' WHERE taxon_id = \(lion);", method: "taxon/names", params: taxon("Panthera leo"), detail: "names.is_preferred holds text 'yes'"),
-        Case(name: "traits.trait_value as a blob", sql: "UPDATE traits SET trait_value = x'00' WHERE taxon_id = \(lion);", method: "taxon/traits", params: taxon("Panthera leo"), detail: "traits.trait_value holds a blob"),
-        Case(name: "refs.citation as a blob", sql: "UPDATE refs SET citation = x'00' WHERE taxon_id = \(lion);", method: "taxon/references", params: taxon("Panthera leo"), detail: "refs.citation holds a blob"),
-        Case(name: "top_n_relatives.relative_id 'abc'", sql: "UPDATE top_n_relatives SET relative_id = 'abc' WHERE taxon_id = \(lion);", method: "compare/relatives",
-             params: taxon("Panthera leo"), detail: "top_n_relatives.relative_id holds text 'abc'"),
-        Case(name: "search_names.name as a blob (search)", sql: "UPDATE search_names SET name = x'4c696f6e' WHERE taxon_id = \(lion);", method: "search/query",
-             params: { .object(["query": "panthera"]) }, detail: "search_names.name holds a blob"),
+             request: { TaxonGetRequest(id: try lionID()) }, detail: "taxa.child_count holds text 'many'"),
+        Case(name: "taxa.rank 'bogus'", sql: "UPDATE taxa SET rank = 'bogus' WHERE id = \(lion);", request: { TaxonGetRequest(id: try lionID()) }, detail: "taxa.rank holds 'bogus'"),
+        Case(name: "taxa.status 'weird'", sql: "UPDATE taxa SET status = 'weird' WHERE id = \(lion);", request: { TaxonDetailRequest(id: try lionID()) }, detail: "taxa.status holds 'weird'"),
+        Case(name: "taxa.conservation as a blob", sql: "UPDATE taxa SET conservation = x'5655' WHERE id = \(lion);", request: { TaxonGetRequest(id: try lionID()) }, detail: "taxa.conservation holds a blob"),
+        Case(name: "NUL in a scientific name", sql: "UPDATE taxa SET scientific_name = 'Panthera' || char(0) || ' leo' WHERE id = \(lion);", request: { TaxonGetRequest(id: try lionID()) }, detail: "NUL"),
+        Case(name: "names.name as a blob", sql: "UPDATE names SET name = x'4c696f6e' WHERE taxon_id = \(lion);", request: { TaxonNamesRequest(id: try lionID()) }, detail: "names.name holds a blob"),
+        Case(name: "names.is_preferred 'yes'", sql: "UPDATE names SET is_preferred = 'yes' WHERE taxon_id = \(lion);", request: { TaxonNamesRequest(id: try lionID()) }, detail: "names.is_preferred holds text 'yes'"),
+        Case(name: "traits.trait_value as a blob", sql: "UPDATE traits SET trait_value = x'00' WHERE taxon_id = \(lion);", request: { TaxonTraitsRequest(id: try lionID()) }, detail: "traits.trait_value holds a blob"),
+        Case(name: "refs.citation as a blob", sql: "UPDATE refs SET citation = x'00' WHERE taxon_id = \(lion);", request: { TaxonReferencesRequest(id: try lionID()) }, detail: "refs.citation holds a blob"),
+        Case(name: "top_n_relatives.relative_id 'abc'", sql: "UPDATE top_n_relatives SET relative_id = 'abc' WHERE taxon_id = \(lion);", request: { CompareRelativesRequest(id: try lionID()) }, detail: "top_n_relatives.relative_id holds text 'abc'"),
+        Case(name: "search_names.name as a blob (search)", sql: "UPDATE search_names SET name = x'4c696f6e' WHERE taxon_id = \(lion);", request: { SearchQueryRequest(query: "panthera") }, detail: "search_names.name holds a blob"),
         Case(name: "a parent cycle, lion and tiger (ancestors)", sql: "UPDATE taxa SET parent_id = \(tiger) WHERE id = \(lion); UPDATE taxa SET parent_id = (SELECT id FROM taxa WHERE scientific_name = 'Panthera leo') WHERE scientific_name = 'Panthera tigris';",
-             method: "taxon/ancestors", params: taxon("Panthera leo"), detail: "does not reach a root"),
+             request: { TaxonAncestorsRequest(id: try lionID()) }, detail: "does not reach a root"),
         Case(name: "a parent cycle, lion and tiger (lineages)", sql: "UPDATE taxa SET parent_id = \(tiger) WHERE id = \(lion); UPDATE taxa SET parent_id = (SELECT id FROM taxa WHERE scientific_name = 'Panthera leo') WHERE scientific_name = 'Panthera tigris';",
-             method: "taxon/lineages", params: { .object(["ids": .array([.integer(try HostileServingTests.id("Panthera leo"))])]) }, detail: "does not reach a root"),
-        Case(name: "a 100,000-deep chain (ancestors of its end)", sql: HostileFiles.chain(100_000), method: "taxon/ancestors",
-             params: { .object(["id": .integer(8_000_100_000)]) }, detail: "more than \(10_000) ancestors"),
+             request: { TaxonLineagesRequest(ids: [try lionID()]) }, detail: "does not reach a root"),
+        Case(name: "a 100,000-deep chain (ancestors of its end)", sql: HostileFiles.chain(100_000), request: { TaxonAncestorsRequest(id: 8_000_100_000) }, detail: "more than \(10_000) ancestors"),
     ]
 
     @Test(arguments: cases)
@@ -84,8 +79,8 @@ import Testing
         let data = try Self.plant(hostile.sql)
         defer { try? FileManager.default.removeItem(at: data) }
         let engine = try EngineProcess(["--data-dir", data.path])
-        #expect(await engine.result("database/info")?["source"] == "reference", "\(engine.stderrText.suffix(1000))")
-        let response = await engine.call(hostile.method, try hostile.params(), timeout: .seconds(60))
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "reference", "\(engine.stderrText.suffix(1000))")
+        let response = await engine.call(try hostile.request(), timeout: .seconds(60))
         let error = response?["error"]
         #expect(error?["code"] == -32020, "\(hostile): \(String(describing: response))")
         #expect(error?["data"]?["kind"] == "databaseCorrupt", "\(hostile): \(String(describing: response))")
@@ -94,29 +89,30 @@ import Testing
         #expect(engine.process.isRunning, "\(hostile): \(engine.stderrText.suffix(2000))")
         // Every other method answers, with a result or a typed error: never an internal error.
         let wolf = try Self.id("Canis lupus")
-        let others: [(String, JSONValue)] = [
-            ("taxon/get", .object(["id": .integer(wolf)])), ("taxon/detail", .object(["id": .integer(try Self.id("Panthera leo"))])),
-            ("taxon/children", .object(["id": .integer(try Self.id("Panthera"))])), ("taxon/roots", .object([:])),
-            ("search/query", .object(["query": "lion"])), ("search/autocomplete", .object(["prefix": "pan"])),
-            ("compare/taxa", .object(["a": .integer(try Self.id("Panthera leo")), "b": .integer(wolf)])),
-            ("favorites/add", .object(["taxonId": .integer(try Self.id("Panthera leo"))])), ("favorites/list", .object([:])), ("favorites/export", .object([:])),
-            ("database/languages", .object([:])), ("about", .object([:])),
+        let others: [any RPCRequest] = [
+            TaxonGetRequest(id: wolf), TaxonDetailRequest(id: try Self.lionID()),
+            TaxonChildrenRequest(id: try Self.id("Panthera")), TaxonRootsRequest(),
+            SearchQueryRequest(query: "lion"), SearchAutocompleteRequest(prefix: "pan"),
+            CompareTaxaRequest(a: try Self.lionID(), b: wolf),
+            FavoritesAddRequest(taxonId: try Self.lionID()), FavoritesListRequest(), FavoritesExportRequest(),
+            DatabaseLanguagesRequest(), AboutRequest(),
         ]
-        for (method, params) in others {
-            let answer = await engine.call(method, params, timeout: .seconds(60))
+        for request in others {
+            let method = type(of: request).method
+            let answer = await engine.call(request, timeout: .seconds(60))
             let code = answer?["error"]?["code"]
             #expect(answer?["result"] != nil || code == -32020, "\(hostile): \(method) answered \(String(describing: answer))")
         }
-        #expect(await engine.result("database/info")?["damage"]?["detail"]?.stringValue?.isEmpty == false, "\(hostile): database/info reports the damage")
-        #expect(await engine.result("ping") == .object([]))
+        #expect(await engine.result(DatabaseInfoRequest())?["damage"]?["detail"]?.stringValue?.isEmpty == false, "\(hostile): database/info reports the damage")
+        #expect(await engine.result(PingRequest()) == .object([]))
         #expect(!engine.stderrText.contains("Fatal error"), "\(engine.stderrText.suffix(2000))")
         engine.closeStdin()
         #expect(await engine.waitForExit() == 0)
         // A restart on the same data directory answers, and the fallback works.
         let again = try EngineProcess(["--data-dir", data.path])
-        #expect(await again.result("ping") == .object([]))
-        #expect(await again.result("database/deactivateReference")?["source"] == "bundled")
-        #expect(await again.result("taxon/get", .object(["id": .integer(wolf)]))?["scientificName"] == "Canis lupus")
+        #expect(await again.result(PingRequest()) == .object([]))
+        #expect(await again.result(DeactivateReferenceRequest())?["source"] == "bundled")
+        #expect(await again.result(TaxonGetRequest(id: wolf))?["scientificName"] == "Canis lupus")
         again.closeStdin()
         #expect(await again.waitForExit() == 0)
     }
@@ -129,16 +125,16 @@ import Testing
         let data = try Self.plant(Self.attribution)
         defer { try? FileManager.default.removeItem(at: data) }
         let engine = try EngineProcess(["--data-dir", data.path])
-        #expect(await engine.result("ping") == .object([]), "\(engine.stderrText.suffix(2000))")
-        let info = await engine.result("database/info")
+        #expect(await engine.result(PingRequest()) == .object([]), "\(engine.stderrText.suffix(2000))")
+        let info = await engine.result(DatabaseInfoRequest())
         #expect(info?["source"] == "bundled")
         #expect(info?["referenceFallback"]?["detail"]?.stringValue?.contains("dataset_info.value holds a blob of 1 bytes") == true, "\(String(describing: info))")
         #expect(info?["referenceFallback"]?["at"]?.stringValue?.isEmpty == false)
-        let activate = await engine.call("database/activateReference")
+        let activate = await engine.call(ActivateReferenceRequest())
         #expect(activate?["error"]?["data"]?["kind"] == "databaseCorrupt", "\(String(describing: activate))")
         #expect(activate?["error"]?["data"]?["detail"]?.stringValue?.contains("dataset_info.value") == true)
-        #expect(await engine.result("database/deactivateReference", .object(["delete": true]))?["source"] == "bundled")
-        #expect(await engine.result("database/info")?["referenceFallback"] == nil, "a choice made since clears it")
+        #expect(await engine.result(DeactivateReferenceRequest(delete: true))?["source"] == "bundled")
+        #expect(await engine.result(DatabaseInfoRequest())?["referenceFallback"] == nil, "a choice made since clears it")
         engine.closeStdin()
         #expect(await engine.waitForExit() == 0)
 
@@ -146,9 +142,9 @@ import Testing
         let mcpData = try Self.plant(Self.attribution)
         defer { try? FileManager.default.removeItem(at: mcpData) }
         let mcp = try EngineProcess(["mcp", "--data-dir", mcpData.path])
-        let initialized = await mcp.call("initialize", .object(["protocolVersion": "2025-06-18", "capabilities": .object([:]), "clientInfo": .object(["name": "test", "version": "1"])]))
+        let initialized = await mcp.call(MCPServer.InitializeRequest(protocolVersion: "2025-06-18", capabilities: .object([:]), clientInfo: .object(["name": "test", "version": "1"])))
         #expect(initialized?["result"] != nil, "\(String(describing: initialized)) \(mcp.stderrText.suffix(2000))")
-        let lion = await mcp.call("tools/call", .object(["name": "get_taxon", "arguments": .object(["taxon": "Panthera leo"])]))
+        let lion = await mcp.call(MCPServer.CallToolRequest(name: "get_taxon", arguments: .object(["taxon": "Panthera leo"])))
         #expect(lion?["result"] != nil, "\(String(describing: lion))")
         mcp.closeStdin()
         #expect(await mcp.waitForExit() == 0)
@@ -159,13 +155,13 @@ import Testing
         let data = try Self.plant("UPDATE taxa SET year = 'abc' WHERE id = \(Self.lion);")
         defer { try? FileManager.default.removeItem(at: data) }
         let mcp = try EngineProcess(["mcp", "--data-dir", data.path])
-        _ = await mcp.call("initialize", .object(["protocolVersion": "2025-06-18", "capabilities": .object([:]), "clientInfo": .object(["name": "test", "version": "1"])]))
-        let children = await mcp.call("tools/call", .object(["name": "list_children", "arguments": .object(["taxon": "Panthera"])]))
+        _ = await mcp.call(MCPServer.InitializeRequest(protocolVersion: "2025-06-18", capabilities: .object([:]), clientInfo: .object(["name": "test", "version": "1"])))
+        let children = await mcp.call(MCPServer.CallToolRequest(name: "list_children", arguments: .object(["taxon": "Panthera"])))
         let failed = children?["result"]?["isError"] == true || children?["error"] != nil
         #expect(failed, "\(String(describing: children))")
         #expect("\(String(describing: children))".contains("taxa.year"), "\(String(describing: children))")
         #expect(mcp.process.isRunning, "\(mcp.stderrText.suffix(2000))")
-        let wolf = await mcp.call("tools/call", .object(["name": "get_taxon", "arguments": .object(["taxon": "Canis lupus"])]))
+        let wolf = await mcp.call(MCPServer.CallToolRequest(name: "get_taxon", arguments: .object(["taxon": "Canis lupus"])))
         #expect(wolf?["result"]?["isError"] != true && wolf?["result"] != nil, "\(String(describing: wolf))")
         mcp.closeStdin()
         #expect(await mcp.waitForExit() == 0)
@@ -177,25 +173,25 @@ import Testing
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("stol-serving-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         let engine = try EngineProcess(["--data-dir", data.path])
-        #expect(await engine.result("database/info")?["source"] == "bundled")
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "bundled")
         // dataset_info that cannot be read: the engine keeps the bundled database and says why.
         _ = try Self.plant(Self.attribution, in: data)
         var info: JSONValue?
         for _ in 0..<100 {
-            info = await engine.result("database/info")
+            info = await engine.result(DatabaseInfoRequest())
             if info?["referenceFallback"] != nil { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(info?["source"] == "bundled")
         #expect(info?["referenceFallback"]?["detail"]?.stringValue?.contains("dataset_info.value") == true, "\(String(describing: info))")
-        #expect(await engine.result("ping") == .object([]), "\(engine.stderrText.suffix(2000))")
+        #expect(await engine.result(PingRequest()) == .object([]), "\(engine.stderrText.suffix(2000))")
         // A file that opens, with a bad value inside: followed, and the value is a typed error.
         _ = try Self.plant("UPDATE taxa SET year = 'abc' WHERE id = \(Self.lion);", in: data)
         let switched = await engine.next(timeout: .seconds(20)) { $0["method"] == "database/didSwitch" && $0["params"]?["source"] == "reference" }
         #expect(switched != nil)
-        let children = await engine.call("taxon/children", .object(["id": .integer(try Self.id("Panthera"))]))
+        let children = await engine.call(TaxonChildrenRequest(id: try Self.id("Panthera")))
         #expect(children?["error"]?["data"]?["kind"] == "databaseCorrupt", "\(String(describing: children))")
-        #expect(await engine.result("database/info")?["referenceFallback"] == nil)
+        #expect(await engine.result(DatabaseInfoRequest())?["referenceFallback"] == nil)
         #expect(engine.process.isRunning)
         engine.closeStdin()
         #expect(await engine.waitForExit() == 0)

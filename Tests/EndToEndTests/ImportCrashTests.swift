@@ -4,7 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// SIGKILL in the middle of imports: after every restart the reference database is exactly the
@@ -16,7 +19,7 @@ import Testing
     @Test func killedImportsLeaveTheOldOrTheNewDatabase() async throws {
         let kit = try ReferenceTests.kit.get()
         // Two signed databases of different sizes: the fixture and the embedded default one.
-        let big = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let big = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
         let bigStol = kit.file("crash-default.stol")
         if !FileManager.default.fileExists(atPath: bigStol.path) { try ReferenceTests.pack(big, key: kit.key, out: bigStol) }
         let candidates: [(stol: URL, database: Data)] = [(kit.stol, try Data(contentsOf: kit.database)), (bigStol, try Data(contentsOf: big))]
@@ -35,11 +38,8 @@ import Testing
         for round in 0..<Self.kills {
             let target = candidates[round % 2]
             let engine = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
-            #expect(await engine.result("ping") == .object([]), "round \(round)")
-            engine.send(JSONValue.object([
-                "jsonrpc": "2.0", "id": 1, "method": "database/import",
-                "params": .object(["path": .string(target.stol.path), "_meta": .object(["progressToken": "crash"])]),
-            ]).description)
+            #expect(await engine.result(PingRequest()) == .object([]), "round \(round)")
+            engine.sendRequest(DatabaseImportRequest(path: target.stol.path), id: 1, progressToken: "crash")
             if round % 3 == 2 {
                 // A short random delay reaches the late stages: install, rename, activate.
                 try await Task.sleep(for: .milliseconds(next(60)))
@@ -57,7 +57,7 @@ import Testing
 
             // Restart: leftovers are cleaned, and the reference is whole.
             let restarted = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
-            let info = await restarted.result("database/info")
+            let info = await restarted.result(DatabaseInfoRequest())
             #expect(ReferenceTests.tmpFiles(data).isEmpty, "round \(round) (seed \(replay)): \(ReferenceTests.tmpFiles(data))")
             let file = ReferenceTests.referenceFile(data)
             if FileManager.default.fileExists(atPath: file.path) {

@@ -1,4 +1,6 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
 import Testing
 
@@ -22,7 +24,7 @@ import Testing
         var rss: [Int] = []
         for round in 0..<60 {
             // Raw lines: the answers are large, and parsing each one would only slow the test.
-            engine.send(#"{"jsonrpc":"2.0","id":\#(round),"method":"favorites/list"}"#)
+            engine.sendRequest(FavoritesListRequest(), id: .integer(round))
             var lines: [String] = []
             for _ in 0..<30_000 where lines.isEmpty {
                 lines = engine.takeLines()

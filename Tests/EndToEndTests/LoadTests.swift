@@ -4,7 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// Many thousands of mixed requests in flight while the reference database is switched on and
@@ -51,7 +54,7 @@ import Testing
         while bodies.count < requests.count {
             if sent < requests.count, sent - bodies.count < window {
                 let end = min(requests.count, sent + 256)
-                engine.send(requests[sent..<end].map(\.line).joined(separator: "\n"))
+                engine.sendLine(requests[sent..<end].map(\.line).joined(separator: "\n"))
                 sent = end
             }
             let lines = engine.takeLines()
@@ -123,7 +126,7 @@ import Testing
     @Test func mixedRequestsWhileSwitchingAreAnsweredOnceAndCorrectly() async throws {
         let started = ContinuousClock.now
         let kit = try ReferenceTests.kit.get()
-        let bundled = EngineProcess.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
+        let bundled = EngineBinary.repositoryRoot.appendingPathComponent("Sources/STOLEngine/Resources/default.sqlite")
         // Favourites: taxa in both databases, only in the bundled one, only in the fixture, in neither.
         let shared = try Self.ids(kit.database, "SELECT id FROM taxa WHERE scientific_name IN ('Panthera leo', 'Panthera tigris', 'Felis catus', 'Canis lupus', 'Rosa canina', 'Escherichia coli', 'Felidae', 'Animalia') ORDER BY id")
         let fixtureOnly = try Self.ids(kit.database, "SELECT id FROM taxa WHERE scientific_name LIKE 'Testus species0%' ORDER BY id").prefix(6)
@@ -136,7 +139,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: data) }
         let engine = try EngineProcess(["--trusted-key", kit.publicKey, "--log-level", "warning"], dataDirectory: data)
         let pid = engine.process.processIdentifier
-        #expect(await engine.result("ping") == .object([]))
+        #expect(await engine.result(PingRequest()) == .object([]))
 
         // Each read's answer on each database alone.
         let onBundled = try await Self.answers(engine, pool.indices.map { ($0, Self.request($0, pool[$0].method, pool[$0].params)) })
@@ -235,7 +238,7 @@ import Testing
                     // A list may see any state from the changes acknowledged before it was sent on.
                     if case .list = expected[i] { expected[i] = .list(minimumChanges: appliedChanges) }
                 }
-                engine.send(lines[sent..<end].joined(separator: "\n"))
+                engine.sendLine(lines[sent..<end].joined(separator: "\n"))
                 sent = end
             }
             let received = engine.takeLines()
@@ -323,11 +326,11 @@ import Testing
         #expect(late.isEmpty, "lines after the last answer: \(late.prefix(3))")
         #expect(switchNotices == switches, "one database/didSwitch per switch")
         #expect(changeNotices == changeCounts, "favorites/didChange counts follow the model in order")
-        let contains = await engine.result("favorites/contains", .object(["taxonIds": .array(favoriteIDs.map { JSONValue.integer($0) })]))
+        let contains = await engine.result(FavoritesContainsRequest(taxonIds: favoriteIDs))
         for taxon in favoriteIDs {
             #expect(contains?["favorites"]?[String(taxon)] == JSONValue.bool(model.contains(taxon)), "final state of \(taxon)")
         }
-        #expect(await engine.result("database/info")?["source"] == (referenceActive ? "reference" : "bundled"))
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == (referenceActive ? "reference" : "bundled"))
         #expect(engine.process.isRunning, "no crash")
 
         let peakKiB = sampler.peakKiB

@@ -1,5 +1,9 @@
 import Foundation
+import STOLJSON
+import STOLMCP
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// MCP tool texts treat names as data. A database whose names hold quotes, line breaks, hidden
@@ -39,7 +43,7 @@ import Testing
         try taxa.write(to: source.appendingPathComponent("taxa.csv"), atomically: true, encoding: .utf8)
         try csv([["id", "name", "language"], ["7", common, "en"]]).write(to: source.appendingPathComponent("vernacular.csv"), atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("hostile.sqlite")
-        let run = try EngineProcess.run(["build-db", "--dwca", source.path, "--out", out.path, "--name", dataset, "--build-date", "2026-01-01", "--quiet"])
+        let run = try EngineBinary.run(["build-db", "--dwca", source.path, "--out", out.path, "--name", dataset, "--build-date", "2026-01-01", "--quiet"])
         guard run.code == 0 else { throw Fixtures.FixtureError(message: run.stderr) }
         return out
     }
@@ -79,10 +83,10 @@ import Testing
         let (genusID, lionID, tigerID) = (ids[0], ids[1], ids[2])
 
         let engine = try EngineProcess(["mcp", "--database", db.path])
-        let initialized = await engine.result("initialize", .object(["protocolVersion": "2025-06-18", "capabilities": .object([:]), "clientInfo": .object(["name": "test", "version": "1"])]))
+        let initialized = await engine.result(MCPServer.InitializeRequest(protocolVersion: "2025-06-18", capabilities: .object([:]), clientInfo: .object(["name": "test", "version": "1"])))
         try #require(initialized != nil)
         func call(_ tool: String, _ arguments: JSONValue) async throws -> JSONValue {
-            let result = try #require(await engine.result("tools/call", .object(["name": .string(tool), "arguments": arguments])), "\(tool)")
+            let result = try #require(await engine.result(MCPServer.CallToolRequest(name: tool, arguments: arguments)), "\(tool)")
             #expect(result["isError"] == false, "\(tool): \(result)")
             let text = try #require(result["content"]?.arrayValue?.first?["text"]?.stringValue, "\(tool)")
             Self.checkText(text, tool)
@@ -109,7 +113,7 @@ import Testing
         #expect(info["structuredContent"]?["dataset"]?["name"]?.stringValue == Self.dataset)
 
         // A name used as the argument, echoed in an error's text, is quoted too.
-        let missing = try #require(await engine.result("tools/call", .object(["name": "get_taxon", "arguments": .object(["taxon": .string("x\"\n\(Self.injection)")])])))
+        let missing = try #require(await engine.result(MCPServer.CallToolRequest(name: "get_taxon", arguments: .object(["taxon": .string("x\"\n\(Self.injection)")]))))
         #expect(missing["isError"] == true)
         Self.checkText(missing["content"]?.arrayValue?.first?["text"]?.stringValue ?? "", "unknown name")
     }

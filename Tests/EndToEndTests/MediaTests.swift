@@ -1,5 +1,8 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// Minimal valid PNGs written in code: RGB, 8 bits, one stored (uncompressed) deflate block.
@@ -73,7 +76,7 @@ enum TestPNG {
     static func packMedia(_ kit: Kit, manifest: String, id: String, name: String = "Test pack", version: String = "1", key: URL? = nil, out: URL) throws -> (code: Int32, stdout: String, stderr: String) {
         let csv = kit.file("manifest-\(UUID().uuidString).csv")
         try manifest.write(to: csv, atomically: true, encoding: .utf8)
-        return try EngineProcess.run(["pack-media", "--images", kit.file("images").path, "--manifest", csv.path, "--id", id, "--name", name,
+        return try EngineBinary.run(["pack-media", "--images", kit.file("images").path, "--manifest", csv.path, "--id", id, "--name", name,
                                       "--pack-version", version, "--key", (key ?? kit.key).path, "--out", out.path])
     }
 
@@ -83,9 +86,9 @@ enum TestPNG {
         let images = dir.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
         let key = dir.appendingPathComponent("test.key"), otherKey = dir.appendingPathComponent("other.key")
-        let keygen = try EngineProcess.run(["keygen", "--out", key.path])
+        let keygen = try EngineBinary.run(["keygen", "--out", key.path])
         guard keygen.code == 0 else { throw Fixtures.FixtureError(message: keygen.stderr) }
-        _ = try EngineProcess.run(["keygen", "--out", otherKey.path])
+        _ = try EngineBinary.run(["keygen", "--out", otherKey.path])
         let png = ["leo-small.png": TestPNG.make(width: 4, height: 3, color: (200, 150, 50)),
                    "leo-big.png": TestPNG.make(width: 16, height: 12, color: (210, 160, 60)),
                    "panthera.png": TestPNG.make(width: 8, height: 8, color: (10, 20, 30))]
@@ -118,16 +121,16 @@ enum TestPNG {
     }
 
     func importPack(_ engine: EngineProcess, _ url: URL) async -> JSONValue? {
-        await engine.call("media/import", .object(["path": .string(url.path)]), timeout: .seconds(60))
+        await engine.call(MediaImportRequest(path: url.path), timeout: .seconds(60))
     }
 
     @Test func importListReadAndFallBackToTheGenus() async throws {
         let kit = try Self.kit.get()
         let engine = try engine()
-        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.map { $0["id"] } == ["bundled"])
-        #expect(await engine.call("media/image", .object(["taxonId": .integer(Int(kit.leo))]))?["result"] == .null)
+        #expect(await engine.result(MediaPacksRequest())?["packs"]?.arrayValue?.map { $0["id"] } == ["bundled"])
+        #expect(await engine.call(MediaImageRequest(taxonId: kit.leo))?["result"] == .null)
 
-        engine.send(#"{"jsonrpc":"2.0","id":"imp","method":"media/import","params":{"path":"\#(kit.pack.path)","_meta":{"progressToken":"p"}}}"#)
+        engine.sendRequest(MediaImportRequest(path: kit.pack.path), id: "imp", progressToken: "p")
         let response = try #require(await engine.next(timeout: .seconds(60)) { $0["id"] == "imp" })
         let pack = try #require(response["result"], "\(response)")
         #expect(pack["id"] == "big-cats")
@@ -147,11 +150,11 @@ enum TestPNG {
         #expect(fractions == fractions.sorted(), "\(fractions)")
         #expect(FileManager.default.fileExists(atPath: engine.dataDirectory.appendingPathComponent("Media/big-cats.sqlite").path))
 
-        let packs = try #require(await engine.result("media/packs")?["packs"]?.arrayValue)
+        let packs = try #require(await engine.result(MediaPacksRequest())?["packs"]?.arrayValue)
         #expect(packs.map { $0["id"] } == ["bundled", "big-cats"])
 
         // The largest of the species' own images.
-        let leo = try #require(await engine.result("media/image", .object(["taxonId": .integer(Int(kit.leo))])))
+        let leo = try #require(await engine.result(MediaImageRequest(taxonId: kit.leo)))
         #expect(leo["mimeType"] == "image/png")
         #expect(leo["width"] == 16 && leo["height"] == 12)
         #expect(leo["credit"] == #"Photo: B. "Quoted" Person"#)
@@ -160,7 +163,7 @@ enum TestPNG {
         #expect(Data(base64Encoded: leo["data"]?.stringValue ?? "") == kit.png["leo-big.png"])
 
         // A species without its own image shows its genus's and says so.
-        let tigris = try #require(await engine.result("media/image", .object(["taxonId": .integer(Int(kit.tigris))])))
+        let tigris = try #require(await engine.result(MediaImageRequest(taxonId: kit.tigris)))
         #expect(tigris["taxonId"] == .integer(Int(kit.panthera)))
         #expect(tigris["fallbackFrom"]?["taxonId"] == .integer(Int(kit.panthera)))
         #expect(tigris["fallbackFrom"]?["rank"] == "genus")
@@ -168,20 +171,20 @@ enum TestPNG {
         #expect(Data(base64Encoded: tigris["data"]?.stringValue ?? "") == kit.png["panthera.png"])
 
         // No image and no genus image (the bundled dog is no picture of a wolf); an unknown id; a bad id.
-        #expect(await engine.call("media/image", .object(["taxonId": .integer(Int(kit.wolf))]))?["result"] == .null)
-        #expect(await engine.call("media/image", .object(["taxonId": 424242]))?["result"] == .null)
-        expectError(await engine.call("media/image", .object(["taxonId": 0])), code: -32602, kind: "invalidParams")
+        #expect(await engine.call(MediaImageRequest(taxonId: kit.wolf))?["result"] == .null)
+        #expect(await engine.call(MediaImageRequest(taxonId: 424242))?["result"] == .null)
+        expectError(await engine.call(MediaImageRequest(taxonId: 0)), code: -32602, kind: "invalidParams")
 
         // storage/report lists the pack.
-        let report = try #require(await engine.result("storage/report"))
+        let report = try #require(await engine.result(StorageReportRequest()))
         #expect(report["mediaPacks"]?.arrayValue?.last?["id"] == "big-cats")
         #expect(report["mediaPacks"]?.arrayValue?.last?["bytes"] == pack["bytes"])
 
         // Deleting it.
-        #expect(await engine.result("media/deletePack", .object(["id": "big-cats"]))?["deleted"] == true)
-        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.count == 1)
-        #expect(await engine.call("media/image", .object(["taxonId": .integer(Int(kit.leo))]))?["result"] == .null)
-        expectError(await engine.call("media/deletePack", .object(["id": "big-cats"])), code: -32002, kind: "mediaPackNotFound")
+        #expect(await engine.result(MediaDeletePackRequest(id: "big-cats"))?["deleted"] == true)
+        #expect(await engine.result(MediaPacksRequest())?["packs"]?.arrayValue?.count == 1)
+        #expect(await engine.call(MediaImageRequest(taxonId: kit.leo))?["result"] == .null)
+        expectError(await engine.call(MediaDeletePackRequest(id: "big-cats")), code: -32002, kind: "mediaPackNotFound")
     }
 
     @Test func tamperedPacksAreRefusedAndInstalledPacksUntouched() async throws {
@@ -204,25 +207,25 @@ enum TestPNG {
 
         // A signed taxonomy database is not a media pack, and the reverse.
         let stol = kit.file("db.stol")
-        let pack = try EngineProcess.run(["pack", "--db", kit.database.path, "--key", kit.key.path, "--out", stol.path])
+        let pack = try EngineBinary.run(["pack", "--db", kit.database.path, "--key", kit.key.path, "--out", stol.path])
         #expect(pack.code == 0, "\(pack.stderr)")
         expectError(await importPack(engine, stol), code: -32021, kind: "notAStolFile")
-        expectError(await engine.call("database/import", .object(["path": .string(kit.pack.path)])), code: -32020, kind: "notAStolFile")
+        expectError(await engine.call(DatabaseImportRequest(path: kit.pack.path)), code: -32020, kind: "notAStolFile")
         expectError(await importPack(engine, kit.file("missing.stolmedia")), code: -32021, kind: "fileUnreadable")
 
         #expect(try Data(contentsOf: installed) == before)
-        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.count == 2)
-        #expect(await engine.result("media/cancelImport")?["cancelled"] == false)
+        #expect(await engine.result(MediaPacksRequest())?["packs"]?.arrayValue?.count == 2)
+        #expect(await engine.result(MediaCancelImportRequest())?["cancelled"] == false)
 
         // The bundled cat shows until a pack has a cat of its own.
-        #expect(await engine.result("media/image", .object(["taxonId": .integer(Int(kit.catus))]))?["packId"] == "bundled")
+        #expect(await engine.result(MediaImageRequest(taxonId: kit.catus))?["packId"] == "bundled")
         // A valid pack with the same id replaces the installed one, and its cat overrides the bundled one.
         let replacement = kit.file("replacement.stolmedia")
         #expect(try Self.packMedia(kit, manifest: "panthera.png,\(kit.catus),Drawing,CC0\n", id: "big-cats", version: "2", out: replacement).code == 0)
         let replaced = await importPack(engine, replacement)?["result"]
         #expect(replaced?["imageCount"] == 1 && replaced?["version"] == "2", "\(String(describing: replaced))")
-        #expect(await engine.result("media/image", .object(["taxonId": .integer(Int(kit.catus))]))?["width"] == 8)
-        #expect(await engine.call("media/image", .object(["taxonId": .integer(Int(kit.leo))]))?["result"] == .null)
+        #expect(await engine.result(MediaImageRequest(taxonId: kit.catus))?["width"] == 8)
+        #expect(await engine.call(MediaImageRequest(taxonId: kit.leo))?["result"] == .null)
         let tmp = ReferenceTests.tmpFiles(engine.dataDirectory)
         #expect(tmp.isEmpty, "\(tmp)")
     }
@@ -234,11 +237,11 @@ enum TestPNG {
         let outside = engine.dataDirectory.appendingPathComponent("victim.sqlite")
         try Data("keep".utf8).write(to: outside)
         for id in ["../x", "../victim", "/etc/passwd", "", ".", "..", "a/b", "big-cats/../../victim", ".hidden", "a\u{0}b", "a b", String(repeating: "a", count: 101)] {
-            expectError(await engine.call("media/deletePack", .object(["id": .string(id)])), code: -32602, kind: "invalidParams")
+            expectError(await engine.call(MediaDeletePackRequest(id: id)), code: -32602, kind: "invalidParams")
         }
-        expectError(await engine.call("media/deletePack", .object(["id": 5])), code: -32602, kind: "invalidParams")
+        expectError(await engine.call(MediaDeletePackRequest.self, params: .object(["id": 5])), code: -32602, kind: "invalidParams")
         #expect(FileManager.default.fileExists(atPath: outside.path))
-        #expect(await engine.result("media/packs")?["packs"]?.arrayValue?.count == 2)
+        #expect(await engine.result(MediaPacksRequest())?["packs"]?.arrayValue?.count == 2)
     }
 
     @Test func packMediaRejectsBadInput() throws {

@@ -1,5 +1,9 @@
 import Foundation
+import STOLJSON
+import STOLMCP
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// Numbers out of range and language tags as an operating system hands them over, through the
@@ -25,7 +29,7 @@ import Testing
 
     /// Every integer param of `openrpc.json` with a `minimum` and a `maximum`, nested ones too.
     static func bounds() throws -> [Bound] {
-        let document = try JSONParser.parse([UInt8](try Data(contentsOf: EngineProcess.repositoryRoot.appendingPathComponent("protocol/openrpc.json"))))
+        let document = try JSONParser.parse([UInt8](try Data(contentsOf: EngineBinary.repositoryRoot.appendingPathComponent("protocol/openrpc.json"))))
         var out: [Bound] = []
         func visit(_ method: String, _ path: [String], _ schema: JSONValue) {
             if let items = schema["items"] { visit(method, path + ["*"], items) }
@@ -84,32 +88,33 @@ import Testing
         #expect(bounds.contains { $0.method == "compare/lca" && $0.path == ["pairs", "*", "*"] })
         let engine = try EngineProcess()
         for bound in bounds {
+            let contract = try #require(ProtocolCatalog.requests.first { $0.method == bound.method }, "\(bound.method) has no contract")
             let detail = "is out of range: must be an integer from \(bound.minimum) to \(bound.maximum)"
             for outside in [JSONValue.integer(bound.minimum - 1), .integer(bound.maximum + 1), .number("12345678901234567890"), .number("1e400")] {
                 let (params, field) = Self.params(bound, outside)
-                let error = await engine.call(bound.method, params)?["error"]
+                let error = await engine.call(contract, params: params)?["error"]
                 #expect(error?["code"] == -32602, "\(bound) = \(outside)")
-                #expect(error?["data"]?["field"] == .string(field), "\(bound) = \(outside): \(String(describing: error))")
-                #expect(error?["data"]?["detail"] == .string(detail), "\(bound) = \(outside): \(String(describing: error))")
+                #expect(error?["data"]?["field"] == JSONValue.string(field), "\(bound) = \(outside): \(String(describing: error))")
+                #expect(error?["data"]?["detail"] == JSONValue.string(detail), "\(bound) = \(outside): \(String(describing: error))")
             }
             for inside in [bound.minimum, bound.maximum] {
                 let (params, _) = Self.params(bound, .integer(inside))
-                let error = await engine.call(bound.method, params)?["error"]
-                #expect(error?["data"]?["detail"] != .string(detail), "\(bound) = \(inside) is in range: \(String(describing: error))")
+                let error = await engine.call(contract, params: params)?["error"]
+                #expect(error?["data"]?["detail"] != JSONValue.string(detail), "\(bound) = \(inside) is in range: \(String(describing: error))")
             }
             // A fraction is no integer, whatever its size.
             let (params, field) = Self.params(bound, .number("1.5"))
-            let error = await engine.call(bound.method, params)?["error"]
-            #expect(error?["data"]?["field"] == .string(field) && error?["data"]?["detail"] == "must be an integer", "\(bound)")
+            let error = await engine.call(contract, params: params)?["error"]
+            #expect(error?["data"]?["field"] == JSONValue.string(field) && error?["data"]?["detail"] == "must be an integer", "\(bound)")
         }
         // The cases, word for word.
-        let id = await engine.call("taxon/get", .object(["id": .number("9007199254740993")]))?["error"]?["data"]
+        let id = await engine.call(TaxonGetRequest.self, params: .object(["id": .number("9007199254740993")]))?["error"]?["data"]
         #expect(id?["detail"] == "is out of range: must be an integer from 1 to 9007199254740991")
-        let within = await engine.call("search/query", .object(["query": "lion", "within": .number("12345678901234567890")]))?["error"]?["data"]
+        let within = await engine.call(SearchQueryRequest.self, params: .object(["query": "lion", "within": .number("12345678901234567890")]))?["error"]?["data"]
         #expect(within?["field"] == "within" && within?["detail"] == "is out of range: must be an integer from 1 to 9007199254740991")
         // 3.0 and 3e0 are integers written differently.
         let mammals: Int64 = 4_500_444_400_066_282
-        let three = await engine.result("taxon/children", .object(["id": .integer(mammals), "limit": .number("3e0")]))
+        let three = await engine.call(TaxonChildrenRequest.self, params: .object(["id": .integer(mammals), "limit": .number("3e0")]))?["result"]
         #expect(three?["children"]?.arrayValue?.count == 3)
     }
 
@@ -117,39 +122,39 @@ import Testing
     /// or `de` would, and says which language it used.
     @Test func languageTagsAsTheSystemGivesThem() async throws {
         let engine = try EngineProcess()
-        let german = await engine.result("taxon/get", .object(["id": .integer(Self.lion), "lang": "de"]))
+        let german = await engine.result(TaxonGetRequest(id: Self.lion, lang: "de"))
         #expect(german?["preferredCommonName"] == "Löwe" && german?["preferredCommonNameLang"] == "de")
         for tag in ["de_DE", "de-DE", "DE", "de-de", "DE_de", "de_DE.UTF-8", "de_AT@euro", " de "] {
-            #expect(await engine.result("taxon/get", .object(["id": .integer(Self.lion), "lang": .string(tag)])) == german, "\(tag)")
-            let detail = await engine.result("taxon/detail", .object(["id": .integer(Self.lion), "lang": .string(tag)]))
+            #expect(await engine.result(TaxonGetRequest(id: Self.lion, lang: tag)) == german, "\(tag)")
+            let detail = await engine.result(TaxonDetailRequest(id: Self.lion, lang: tag))
             #expect(detail?["preferredCommonNameLang"] == "de", "\(tag)")
-            let found = await engine.result("search/query", .object(["query": "Löwe", "lang": .string(tag), "limit": 1]))
+            let found = await engine.result(SearchQueryRequest(query: "Löwe", lang: tag, limit: 1))
             #expect(found?["results"]?.arrayValue?.first?["preferredCommonNameLang"] == "de", "\(tag)")
-            let names = await engine.result("taxon/names", .object(["id": .integer(Self.lion), "lang": .string(tag)]))?["names"]?.arrayValue ?? []
+            let names = await engine.result(TaxonNamesRequest(id: Self.lion, lang: tag))?["names"]?.arrayValue ?? []
             #expect(names.contains { $0["name"] == "Löwe" && $0["lang"] == "de" }, "\(tag): a regional tag reads its language's names")
-            let export = await engine.result("favorites/export", .object(["lang": .string(tag)]))
+            let export = await engine.result(FavoritesExportRequest(lang: tag))
             #expect(export?["lang"] == "de" && export?["text"]?.stringValue?.hasPrefix("Meine Lieblingsarten") == true, "\(tag)")
-            let compared = await engine.result("compare/taxa", .object(["a": .integer(Self.lion), "b": .integer(Self.tiger), "lang": .string(tag)]))
+            let compared = await engine.result(CompareTaxaRequest(a: Self.lion, b: Self.tiger, lang: tag))
             #expect(compared?["a"]?["preferredCommonName"] == "Löwe", "\(tag)")
         }
         for tag in ["EN", "en_GB", "C", "POSIX", "C.UTF-8"] {
-            let english = await engine.result("taxon/get", .object(["id": .integer(Self.lion), "lang": .string(tag)]))
+            let english = await engine.result(TaxonGetRequest(id: Self.lion, lang: tag))
             #expect(english?["preferredCommonName"] == "Lion" && english?["preferredCommonNameLang"] == "en", "\(tag)")
         }
         // A language the database has no names in falls back to English, and says so.
-        let japanese = await engine.result("taxon/get", .object(["id": .integer(Self.lion), "lang": "ja_JP"]))
+        let japanese = await engine.result(TaxonGetRequest(id: Self.lion, lang: "ja_JP"))
         #expect(japanese?["preferredCommonNameLang"] == "en")
-        let export = await engine.result("favorites/export", .object(["lang": "ja"]))
+        let export = await engine.result(FavoritesExportRequest(lang: "ja"))
         #expect(export?["lang"] == "en")
         for bad in ["english", "e", "de__DE", "de-", "", "d3"] {
-            let error = await engine.call("taxon/get", .object(["id": .integer(Self.lion), "lang": .string(bad)]))?["error"]?["data"]
+            let error = await engine.call(TaxonGetRequest(id: Self.lion, lang: bad))?["error"]?["data"]
             #expect(error?["field"] == "lang" && error?["detail"] == "must be a language tag such as en, es, pt-BR or de_DE", "\(bad)")
         }
         // MCP mode takes them the same way.
         let mcp = try EngineProcess(["mcp"])
-        let answer = await mcp.result("tools/call", .object(["name": "get_taxon", "arguments": .object(["taxon": .integer(Self.lion), "language": "de_DE"])]))
+        let answer = await mcp.result(MCPServer.CallToolRequest(name: "get_taxon", arguments: .object(["taxon": .integer(Self.lion), "language": "de_DE"])))
         #expect(answer?["structuredContent"]?["taxon"]?["preferredCommonName"] == "Löwe")
-        let range = await mcp.result("tools/call", .object(["name": "search_taxa", "arguments": .object(["query": "lion", "limit": .number("12345678901234567890")])]))
+        let range = await mcp.result(MCPServer.CallToolRequest(name: "search_taxa", arguments: .object(["query": "lion", "limit": .number("12345678901234567890")])))
         #expect(range?["isError"] == true)
         #expect(range?["content"]?.arrayValue?.first?["text"]?.stringValue?.contains("limit is out of range: must be an integer from 1 to 50") == true, "\(String(describing: range))")
     }

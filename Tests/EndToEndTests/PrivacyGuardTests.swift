@@ -1,4 +1,6 @@
 import Foundation
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 /// The engine is offline by design: these tests fail if the built binary links or calls any
@@ -66,7 +68,7 @@ import Testing
     }
 
     @Test func theEngineBinaryNeitherLinksNorCallsNetworkingAPIs() throws {
-        let binary = EngineProcess.binary
+        let binary = EngineBinary.url
         #expect(FileManager.default.isExecutableFile(atPath: binary.path), "build the engine first: \(binary.path)")
         let inspection = try Self.inspect(binary)
         // The inspection itself must have worked, or an empty finding list proves nothing.

@@ -1,5 +1,8 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// The signed reference database over the real binary: the CLI tools, import with progress,
@@ -24,11 +27,11 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stol-ref-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let key = dir.appendingPathComponent("test.key"), otherKey = dir.appendingPathComponent("other.key")
-        let keygen = try EngineProcess.run(["keygen", "--out", key.path])
+        let keygen = try EngineBinary.run(["keygen", "--out", key.path])
         guard keygen.code == 0 else { throw Fixtures.FixtureError(message: keygen.stderr) }
-        _ = try EngineProcess.run(["keygen", "--out", otherKey.path])
+        _ = try EngineBinary.run(["keygen", "--out", otherKey.path])
         let stol = dir.appendingPathComponent("fixture.stol")
-        let pack = try EngineProcess.run(["pack", "--db", database.path, "--key", key.path, "--out", stol.path])
+        let pack = try EngineBinary.run(["pack", "--db", database.path, "--key", key.path, "--out", stol.path])
         guard pack.code == 0 else { throw Fixtures.FixtureError(message: pack.stderr) }
         let count = try Int(SQLiteCLI.run(database, "SELECT count(*) FROM taxa").first ?? "") ?? 0
         return Kit(dir: dir, database: database, key: key, publicKey: keygen.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -52,14 +55,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: stol) }
         try pack(database, key: kit.key, out: stol)
         let importer = try EngineProcess(["--trusted-key", kit.publicKey])
-        let result = await importer.call("database/import", .object(["path": .string(stol.path)]), timeout: .seconds(60))
+        let result = await importer.call(DatabaseImportRequest(path: stol.path), timeout: .seconds(60))
         #expect(result?["result"]?["source"] == "reference", "\(String(describing: result))")
         _ = await importer.next(timeout: .seconds(1)) { $0["method"] == "database/didSwitch" }
         return importer
     }
 
     static func pack(_ database: URL, key: URL, out: URL, unchecked: Bool = false, level: Int = 6) throws {
-        let run = try EngineProcess.run(["pack", "--db", database.path, "--key", key.path, "--out", out.path, "--level", "\(level)"] + (unchecked ? ["--unchecked"] : []))
+        let run = try EngineBinary.run(["pack", "--db", database.path, "--key", key.path, "--out", out.path, "--level", "\(level)"] + (unchecked ? ["--unchecked"] : []))
         guard run.code == 0 else { throw Fixtures.FixtureError(message: run.stderr) }
     }
 
@@ -99,9 +102,7 @@ import Testing
     static func referenceFile(_ data: URL) -> URL { data.appendingPathComponent("Databases/reference.sqlite") }
 
     func importRequest(_ engine: EngineProcess, _ path: String, id: Int, token: String? = nil) {
-        var params: [(key: String, value: JSONValue)] = [("path", .string(path))]
-        if let token { params.append(("_meta", .object([("progressToken", .string(token))]))) }
-        engine.send(JSONValue.object([("jsonrpc", "2.0"), ("id", .integer(id)), ("method", "database/import"), ("params", .object(params))]).description)
+        engine.sendRequest(DatabaseImportRequest(path: path), id: .integer(id), progressToken: token.map { .string($0) })
     }
 
     func response(_ engine: EngineProcess, id: Int, timeout: Duration = .seconds(60)) async -> JSONValue? {
@@ -111,7 +112,7 @@ import Testing
     /// Imports the fixture and checks it is active.
     func importFixture(_ engine: EngineProcess) async throws {
         let kit = try Self.kit.get()
-        let result = try #require(await engine.call("database/import", .object(["path": .string(kit.stol.path)]), timeout: .seconds(60))?["result"])
+        let result = try #require(await engine.call(DatabaseImportRequest(path: kit.stol.path), timeout: .seconds(60))?["result"])
         #expect(result["source"] == "reference")
         #expect(result["taxaCount"] == .integer(kit.taxaCount))
         _ = await engine.next(timeout: .seconds(1)) { $0["method"] == "database/didSwitch" }
@@ -120,7 +121,7 @@ import Testing
     /// The fixture reference is still installed, unchanged and active; nothing is left in tmp.
     func expectReferenceSurvives(_ engine: EngineProcess, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let kit = try Self.kit.get()
-        let info = await engine.result("database/info")
+        let info = await engine.result(DatabaseInfoRequest())
         #expect(info?["source"] == "reference", "\(label)", sourceLocation: sourceLocation)
         #expect(info?["taxaCount"] == .integer(kit.taxaCount), "\(label)", sourceLocation: sourceLocation)
         #expect(Self.tmpFiles(engine.dataDirectory).isEmpty, "\(label): \(Self.tmpFiles(engine.dataDirectory))", sourceLocation: sourceLocation)
@@ -141,15 +142,15 @@ import Testing
         #expect(kit.publicKey.count == 64 && kit.publicKey.allSatisfy(\.isHexDigit))
         let mode = try FileManager.default.attributesOfItem(atPath: kit.key.path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
-        let again = try EngineProcess.run(["keygen", "--out", kit.key.path])
+        let again = try EngineBinary.run(["keygen", "--out", kit.key.path])
         #expect(again.code != 0, "keygen must not overwrite a key")
 
-        let valid = try EngineProcess.run(["verify", kit.stol.path, "--trusted-key", kit.publicKey])
+        let valid = try EngineBinary.run(["verify", kit.stol.path, "--trusted-key", kit.publicKey])
         #expect(valid.code == 0, "\(valid.stdout)\(valid.stderr)")
         for check in ["ok: magic", "ok: payload sha256", "ok: signature", "ok: integrity, values, tree and full-text indexes", "ok: planner statistics are ANALYZE's", "valid"] {
             #expect(valid.stdout.contains(check), "\(check) in \(valid.stdout)")
         }
-        let untrusted = try EngineProcess.run(["verify", kit.stol.path])
+        let untrusted = try EngineBinary.run(["verify", kit.stol.path])
         #expect(untrusted.code == 1)
         #expect(untrusted.stdout.contains("signatureInvalid"), "\(untrusted.stdout)")
 
@@ -157,7 +158,7 @@ import Testing
         bytes[0] = 0x58
         let bad = kit.file("cli-bad-magic.stol")
         try bytes.write(to: bad)
-        let wrong = try EngineProcess.run(["verify", bad.path, "--trusted-key", kit.publicKey])
+        let wrong = try EngineBinary.run(["verify", bad.path, "--trusted-key", kit.publicKey])
         #expect(wrong.code == 1)
         #expect(wrong.stdout.contains("notAStolFile"), "\(wrong.stdout)")
     }
@@ -167,7 +168,7 @@ import Testing
     @Test func importReportsProgressInOrderThenSwitchesAndDeletes() async throws {
         let kit = try Self.kit.get()
         let engine = try engine()
-        #expect(await engine.result("database/info")?["source"] == "bundled")
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "bundled")
         #expect(engine.stderrText.contains("--trusted-key") || engine.stderrText.contains("trusting"))
 
         importRequest(engine, kit.stol.path, id: 500, token: "imp")
@@ -202,41 +203,41 @@ import Testing
         #expect(!engine.pendingLines.contains { $0.contains("$/progress") }, "no progress after the response")
 
         // Browse it.
-        let info = await engine.result("database/info")
+        let info = await engine.result(DatabaseInfoRequest())
         #expect(info?["source"] == "reference")
         #expect(info?["dataset"]?["name"] == "Fixture")
         let leo = try #require(Int64(try SQLiteCLI.run(kit.database, "SELECT id FROM taxa WHERE scientific_name = 'Panthera leo'").first ?? ""))
-        #expect(await engine.result("taxon/get", .object(["id": .integer(Int(leo))]))?["scientificName"] == "Panthera leo")
+        #expect(await engine.result(TaxonGetRequest(id: leo))?["scientificName"] == "Panthera leo")
         #expect(Self.tmpFiles(engine.dataDirectory).isEmpty)
         #expect(Self.settingActive(engine.dataDirectory) == true)
 
         // Deactivate without delete: bundled at once, file kept.
-        let off = await engine.call("database/deactivateReference")
+        let off = await engine.call(DeactivateReferenceRequest())
         #expect(off?["result"]?["isReferenceActive"] == false)
         #expect(off?["result"]?["referenceAvailable"] == true)
         #expect(off?["result"]?["source"] == "bundled")
         #expect(await engine.next(timeout: .seconds(2)) { $0["method"] == "database/didSwitch" }?["params"]?["source"] == "bundled")
-        #expect(await engine.result("database/info")?["source"] == "bundled")
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "bundled")
         #expect(Self.settingActive(engine.dataDirectory) == false)
         #expect(FileManager.default.fileExists(atPath: Self.referenceFile(engine.dataDirectory).path))
 
         // Activate again.
-        let on = await engine.call("database/activateReference")
+        let on = await engine.call(ActivateReferenceRequest())
         #expect(on?["result"]?["isReferenceActive"] == true)
         #expect(await engine.next(timeout: .seconds(2)) { $0["method"] == "database/didSwitch" }?["params"]?["source"] == "reference")
-        #expect(await engine.result("database/info")?["source"] == "reference")
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "reference")
         #expect(Self.settingActive(engine.dataDirectory) == true)
 
         // Deactivate with delete: the file is gone, activating fails, re-import works.
-        let deleted = await engine.call("database/deactivateReference", .object(["delete": true]))
+        let deleted = await engine.call(DeactivateReferenceRequest(delete: true))
         #expect(deleted?["result"]?["isReferenceActive"] == false)
         #expect(deleted?["result"]?["referenceAvailable"] == false)
         #expect(!FileManager.default.fileExists(atPath: Self.referenceFile(engine.dataDirectory).path))
-        #expect(await engine.result("database/info")?["source"] == "bundled")
-        expectError(await engine.call("database/activateReference"), kind: "referenceMissing")
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "bundled")
+        expectError(await engine.call(ActivateReferenceRequest()), kind: "referenceMissing")
         // Deactivating again is not a switch: no didSwitch.
         _ = await engine.next(timeout: .milliseconds(300)) { $0["method"] == "database/didSwitch" }
-        #expect(await engine.result("database/deactivateReference") != nil)
+        #expect(await engine.result(DeactivateReferenceRequest()) != nil)
         #expect(await engine.next(timeout: .milliseconds(300)) { $0["method"] == "database/didSwitch" } == nil)
 
         try await importFixture(engine)
@@ -247,18 +248,18 @@ import Testing
     /// not absolute is refused, naming the field, before anything is copied.
     @Test func aRelativeOrTildePathIsRefused() async throws {
         let engine = try engine()
-        for method in ["database/import", "media/import"] {
+        for kind in [StolKind.database, .media] {
             for path in ["fixture.stol", "./fixture.stol", "../fixture.stol", "~/fixture.stol", "~"] {
-                let error = await engine.call(method, .object(["path": .string(path)]))?["error"]
-                #expect(error?["code"] == .number("-32602"), "\(method) \(path)")
-                #expect(error?["data"]?["field"] == "path", "\(method) \(path)")
+                let error = await engine.call(kind.importRequest(path))?["error"]
+                #expect(error?["code"] == -32602, "\(kind) \(path)")
+                #expect(error?["data"]?["field"] == "path", "\(kind) \(path)")
                 #expect(error?["data"]?["detail"]?.stringValue?.hasPrefix("must be an absolute path") == true, "\(String(describing: error))")
             }
-            let tilde = await engine.call(method, .object(["path": "~/x.stol"]))?["error"]?["data"]?["detail"]?.stringValue
+            let tilde = await engine.call(kind.importRequest("~/x.stol"))?["error"]?["data"]?["detail"]?.stringValue
             #expect(tilde?.contains("does not expand ~") == true)
         }
         #expect(Self.tmpFiles(engine.dataDirectory).isEmpty)
-        #expect(await engine.result("database/info")?["source"] == "bundled")
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "bundled")
     }
 
     // MARK: Every error kind
@@ -271,7 +272,7 @@ import Testing
         try await importFixture(engine)
         var stats: JSONValue? = nil
         for _ in 0..<200 {
-            stats = await engine.result("compare/stats")
+            stats = await engine.result(CompareStatsRequest())
             if stats?["state"] == "ready", stats?["nodes"] == .integer(kit.taxaCount) { break }
             try await Task.sleep(for: .milliseconds(25))
         }
@@ -280,7 +281,7 @@ import Testing
         let ids = try ["Testus species01", "Testus species02"].map { name in
             try #require(Int64(try SQLiteCLI.run(kit.database, "SELECT id FROM taxa WHERE scientific_name = '\(name)'").first ?? ""))
         }
-        let compared = await engine.result("compare/taxa", .object(["a": .integer(ids[0]), "b": .integer(ids[1])]))
+        let compared = await engine.result(CompareTaxaRequest(a: ids[0], b: ids[1]))
         #expect(compared?["lca"]?["scientificName"] == "Testus")
         #expect(compared?["taxonomicDistance"] == 2)
     }
@@ -298,26 +299,23 @@ import Testing
         for round in 0..<20 {
             for _ in 0..<15 {
                 id += 1
-                let method = ["taxon/detail", "search/query", "taxon/ancestors", "compare/taxa"][id % 4]
-                let params: JSONValue = switch method {
-                case "search/query": .object(["query": "panthera"])
-                case "compare/taxa": .object(["a": .integer(leo), "b": .integer(leo)])
-                default: .object(["id": .integer(leo)])
-                }
-                engine.send(JSONValue.object(["jsonrpc": "2.0", "id": .integer(id), "method": .string(method), "params": params]).description)
-                expected[id] = method
+                let request: any RPCRequest = [
+                    TaxonDetailRequest(id: leo), SearchQueryRequest(query: "panthera"), TaxonAncestorsRequest(id: leo), CompareTaxaRequest(a: leo, b: leo),
+                ][id % 4]
+                engine.sendRequest(request, id: .integer(id))
+                expected[id] = type(of: request).method
             }
             id += 1
-            let switchMethod = round % 2 == 0 ? "database/deactivateReference" : "database/activateReference"
-            engine.send(JSONValue.object(["jsonrpc": "2.0", "id": .integer(id), "method": .string(switchMethod)]).description)
-            expected[id] = switchMethod
+            let switching: any RPCRequest = round % 2 == 0 ? DeactivateReferenceRequest() : ActivateReferenceRequest()
+            engine.sendRequest(switching, id: .integer(id))
+            expected[id] = type(of: switching).method
         }
         for (requestID, method) in expected.sorted(by: { $0.key < $1.key }) {
             let response = await engine.next(timeout: .seconds(60)) { $0["id"] == .integer(requestID) }
             #expect(response?["result"] != nil, "\(method) #\(requestID): \(String(describing: response?["error"]))")
         }
         #expect(await engine.next(timeout: .milliseconds(300)) { $0["id"] != nil } == nil, "nothing answered twice")
-        #expect(await engine.result("ping") == .object([:]))
+        #expect(await engine.result(PingRequest()) == .object([:]))
     }
 
     /// A file that claims 0 bytes and blocks on read (`/proc/kmsg`, readable as root) is read
@@ -325,9 +323,9 @@ import Testing
     @Test(.enabled(if: open("/proc/kmsg", O_RDONLY | O_NONBLOCK).closingIfOpen()))
     func aFileIsReadNoFurtherThanItsSize() async throws {
         let engine = try engine()
-        for method in ["database/import", "media/import"] {
-            let response = await engine.call(method, .object(["path": "/proc/kmsg"]), timeout: .seconds(20))
-            expectError(response, kind: "notAStolFile", code: method == "database/import" ? -32020 : -32021)
+        for kind in [StolKind.database, .media] {
+            let response = await engine.call(kind.importRequest("/proc/kmsg"), timeout: .seconds(20))
+            expectError(response, kind: "notAStolFile", code: kind == .database ? -32020 : -32021)
         }
         #expect(Self.tmpFiles(engine.dataDirectory).isEmpty)
     }
@@ -345,7 +343,7 @@ import Testing
             return url.path
         }
         func attempt(_ path: String, _ kind: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue? {
-            let response = await engine.call("database/import", .object(["path": .string(path)]), timeout: .seconds(60))
+            let response = await engine.call(DatabaseImportRequest(path: path), timeout: .seconds(60))
             expectError(response, kind: kind, sourceLocation: sourceLocation)
             #expect(await engine.next(timeout: .milliseconds(50)) { $0["method"] == "database/didSwitch" } == nil, sourceLocation: sourceLocation)
             try await expectReferenceSurvives(engine, kind, sourceLocation: sourceLocation)
@@ -423,7 +421,7 @@ import Testing
         _ = try await attempt(garbageStol.path, "databaseCorrupt")
 
         // And the engine is still fine.
-        #expect(await engine.result("taxon/roots")?["roots"]?.arrayValue?.isEmpty == false)
+        #expect(await engine.result(TaxonRootsRequest())?["roots"]?.arrayValue?.isEmpty == false)
     }
 
     @Test func aSecondImportWhileOneRunsIsRefusedAndOtherRequestsKeepFlowing() async throws {
@@ -434,11 +432,11 @@ import Testing
 
         importRequest(engine, big.path, id: 700, token: "big")
         #expect(await engine.next(timeout: .seconds(20)) { $0["params"]?["value"]?["kind"] == "report" } != nil)
-        expectError(await engine.call("database/import", .object(["path": .string(kit.stol.path)])), kind: "importAlreadyInProgress")
-        expectError(await engine.call("database/deactivateReference"), kind: "importAlreadyInProgress")
+        expectError(await engine.call(DatabaseImportRequest(path: kit.stol.path)), kind: "importAlreadyInProgress")
+        expectError(await engine.call(DeactivateReferenceRequest()), kind: "importAlreadyInProgress")
         // Other requests are answered during the import.
-        #expect(await engine.call("ping", timeout: .seconds(2))?["result"] != nil)
-        #expect(await engine.result("database/info")?["source"] == "reference")
+        #expect(await engine.call(PingRequest(), timeout: .seconds(2))?["result"] != nil)
+        #expect(await engine.result(DatabaseInfoRequest())?["source"] == "reference")
 
         // The random payload is no database: the import fails at the end and changes nothing.
         expectError(await response(engine, id: 700), kind: "databaseCorrupt")
@@ -453,7 +451,7 @@ import Testing
         try await importFixture(engine)
         importRequest(engine, big.path, id: 800, token: "c1")
         #expect(await engine.next(timeout: .seconds(20)) { $0["params"]?["value"]?["message"] == "verifying checksum" } != nil)
-        engine.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":800}}"#)
+        engine.notify(CancelRequestNotification(id: .number("800")))
         let response = await response(engine, id: 800)
         expectError(response, kind: "cancelled", code: -32800)
         try await expectReferenceSurvives(engine, "cancelled by $/cancelRequest")
@@ -463,10 +461,10 @@ import Testing
         let big = try Self.bigFile.get()
         let engine = try engine()
         try await importFixture(engine)
-        #expect(await engine.result("database/cancelImport")?["cancelled"] == false)
+        #expect(await engine.result(DatabaseCancelImportRequest())?["cancelled"] == false)
         importRequest(engine, big.path, id: 900, token: "c2")
         #expect(await engine.next(timeout: .seconds(20)) { $0["params"]?["value"]?["message"] == "verifying checksum" } != nil)
-        #expect(await engine.result("database/cancelImport")?["cancelled"] == true)
+        #expect(await engine.result(DatabaseCancelImportRequest())?["cancelled"] == true)
         let response = await response(engine, id: 900)
         expectError(response, kind: "cancelled", code: -32800)
         try await expectReferenceSurvives(engine, "cancelled by database/cancelImport")
@@ -492,8 +490,8 @@ import Testing
         try Data("partial".utf8).write(to: data.appendingPathComponent("tmp/import-\(UUID().uuidString).sqlite"))
         try Data("partial".utf8).write(to: data.appendingPathComponent("tmp/backup-\(UUID().uuidString).sqlite"))
         let second = try engine(data)
-        #expect(await second.result("database/info")?["taxaCount"] == .integer(kit.taxaCount))
-        #expect(await second.result("database/info")?["source"] == "reference")
+        #expect(await second.result(DatabaseInfoRequest())?["taxaCount"] == .integer(kit.taxaCount))
+        #expect(await second.result(DatabaseInfoRequest())?["source"] == "reference")
         #expect(Self.tmpFiles(data).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: abandoned.path))
         #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("tmp").path))
@@ -505,7 +503,7 @@ import Testing
         try handle.write(contentsOf: Data(repeating: 0x42, count: 4096))
         try handle.close()
         let third = try engine(data)
-        #expect(await third.result("database/info")?["source"] == "bundled")
+        #expect(await third.result(DatabaseInfoRequest())?["source"] == "bundled")
         #expect(Self.settingActive(data) == false)
         #expect(third.stderrText.contains("falling back to the bundled database"), "\(third.stderrText)")
         // The bundled database still serves, and re-import replaces the damaged file.
@@ -518,12 +516,12 @@ import Testing
 
     @Test func realMammalsAndBirdsStolImportsAndBrowses() async throws {
         let kit = try Self.kit.get()
-        let shared = EngineProcess.repositoryRoot.appendingPathComponent("../shared/data").standardizedFileURL
+        let shared = EngineBinary.repositoryRoot.appendingPathComponent("../shared/data").standardizedFileURL
         let mdd = shared.appendingPathComponent("mdd/MDD_v2.1_6801species.csv.gz")
         let avilist = shared.appendingPathComponent("avilist/AviList-v2025-extended.csv.gz")
         try #require(FileManager.default.fileExists(atPath: mdd.path) && FileManager.default.fileExists(atPath: avilist.path))
         let database = kit.file("animals.sqlite")
-        let build = try EngineProcess.run(["build-db", "--mdd", mdd.path, "--avilist", avilist.path, "--top-n", "3", "--out", database.path, "--quiet"])
+        let build = try EngineBinary.run(["build-db", "--mdd", mdd.path, "--avilist", avilist.path, "--top-n", "3", "--out", database.path, "--quiet"])
         try #require(build.code == 0, "\(build.stderr)")
         let stol = kit.file("animals.stol")
         try Self.pack(database, key: kit.key, out: stol)
@@ -531,19 +529,19 @@ import Testing
         #expect(size > 2 << 20, "a multi-megabyte file: \(size)")
 
         let engine = try engine()
-        let result = await engine.call("database/import", .object(["path": .string(stol.path), "_meta": .object(["progressToken": "real"])]), timeout: .seconds(120))?["result"]
+        let result = await engine.call(DatabaseImportRequest(path: stol.path), progressToken: "real", timeout: .seconds(120))?["result"]
         #expect(result?["source"] == "reference")
         let taxa = try Int(SQLiteCLI.run(database, "SELECT count(*) FROM taxa").first ?? "")
         #expect(result?["taxaCount"] == taxa.map { .integer($0) })
 
-        let felidae = try #require(Int(try SQLiteCLI.run(database, "SELECT id FROM taxa WHERE scientific_name = 'Felidae'").first ?? ""))
+        let felidae = try #require(Int64(try SQLiteCLI.run(database, "SELECT id FROM taxa WHERE scientific_name = 'Felidae'").first ?? ""))
         var names: [String] = []
         var queue = [felidae]
         while let id = queue.popLast(), names.count < 200 {
-            let children = await engine.result("taxon/children", .object(["id": .integer(id), "limit": 1000]))?["children"]?.arrayValue ?? []
+            let children = await engine.result(TaxonChildrenRequest(id: id, limit: 1000))?["children"]?.arrayValue ?? []
             for child in children {
                 if let name = child["scientificName"]?.stringValue { names.append(name) }
-                if child["rank"] == "genus", let cid = child["id"]?.int64Value { queue.append(Int(cid)) }
+                if child["rank"] == "genus", let cid = child["id"]?.int64Value { queue.append(cid) }
             }
         }
         #expect(names.contains("Panthera"))

@@ -1,4 +1,5 @@
 import Foundation
+import STOLProtocol
 
 /// The sqlite3 command-line tool, so tests inspect files with something other than the engine.
 enum SQLiteCLI {

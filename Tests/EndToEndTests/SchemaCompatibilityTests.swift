@@ -1,4 +1,6 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
 import Testing
 
@@ -52,21 +54,21 @@ import Testing
     /// Browse, traits, search within a clade, compare and relatives on `engine` (the fixture's taxa).
     static func servesEveryMethod(_ engine: EngineProcess, _ file: URL) async throws {
         let leo = try id("Panthera leo", file), tiger = try id("Panthera tigris", file), felidae = try id("Felidae", file)
-        let traits = await engine.result("taxon/traits", .object(["id": .integer(leo)]))?["traits"]
+        let traits = await engine.result(TaxonTraitsRequest(id: leo))?["traits"]
         #expect(traits == .array([.object(["key": "diet", "label": "diet", "translated": true, "value": "carnivore"]),
                                   .object(["key": "habitat", "label": "habitat", "translated": true, "value": "savanna"])]))
-        let within = await engine.result("search/query", .object(["query": "tiger", "within": .integer(felidae)]))
+        let within = await engine.result(SearchQueryRequest(query: "tiger", within: felidae))
         #expect(within?["results"]?.arrayValue?.first?["id"] == .integer(tiger))
-        let fuzzy = await engine.result("search/query", .object(["query": "pantera leo"]))
+        let fuzzy = await engine.result(SearchQueryRequest(query: "pantera leo"))
         #expect(fuzzy?["results"]?.arrayValue?.first?["id"] == .integer(leo))
-        #expect(await engine.result("search/autocomplete", .object(["prefix": "tig"]))?["suggestions"]?.arrayValue?.isEmpty == false)
-        let compared = await engine.result("compare/taxa", .object(["a": .integer(leo), "b": .integer(tiger)]))
+        #expect(await engine.result(SearchAutocompleteRequest(prefix: "tig"))?["suggestions"]?.arrayValue?.isEmpty == false)
+        let compared = await engine.result(CompareTaxaRequest(a: leo, b: tiger))
         #expect(compared?["traitSimilarity"]?.doubleValue == 0.5)
         #expect(compared?["traitDeltas"]?.arrayValue?.first?["shared"] == .array(["carnivore"]))
-        #expect(await engine.result("compare/relatives", .object(["id": .integer(leo), "n": 1]))?["relatives"]?.arrayValue?.first?["taxon"]?["id"] == .integer(tiger))
+        #expect(await engine.result(CompareRelativesRequest(id: leo, n: 1))?["relatives"]?.arrayValue?.first?["taxon"]?["id"] == .integer(tiger))
         var stats: JSONValue?
         for _ in 0..<100 {
-            stats = await engine.result("compare/stats")
+            stats = await engine.result(CompareStatsRequest())
             if stats?["state"] != "building" { break }
         }
         #expect(stats?["source"] == "euler_tour")
@@ -94,7 +96,7 @@ import Testing
         let stol = kit.file("older-\(UUID().uuidString).stol")
         try ReferenceTests.pack(old, key: kit.key, out: stol)
         let engine = try EngineProcess(["--trusted-key", kit.publicKey])
-        let error = await engine.call("database/import", .object(["path": .string(stol.path)]))?["error"]
+        let error = await engine.call(DatabaseImportRequest(path: stol.path))?["error"]
         #expect(error?["data"]?["kind"] == "incompatibleSchema")
         let detail = error?["data"]?["detail"]?.stringValue ?? ""
         #expect(detail.contains("lacks column") && detail.contains("stol-engine build-db"), "\(detail)")
@@ -129,15 +131,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: stol) }
         try ReferenceTests.pack(described, key: kit.key, out: stol)
         let importer = try EngineProcess(["--trusted-key", kit.publicKey])
-        let result = await importer.call("database/import", .object(["path": .string(stol.path)]), timeout: .seconds(60))
+        let result = await importer.call(DatabaseImportRequest(path: stol.path), timeout: .seconds(60))
         #expect(result?["result"]?["source"] == "reference", "\(String(describing: result))")
-        let detail = await importer.result("taxon/detail", .object(["id": .integer(leo), "lang": "fr"]))
+        let detail = await importer.result(TaxonDetailRequest(id: leo, lang: "fr"))
         #expect(detail?["description"]?["text"] == "A big cat that lives in groups." && detail?["description"]?["sourceName"] == "Example")
 
         let renamed = try Self.variant("renamed-description", "ALTER TABLE descriptions RENAME COLUMN text TO body; VACUUM;")
         defer { try? FileManager.default.removeItem(at: renamed) }
         let engine = try EngineProcess(["--database", renamed.path])
-        let served = await engine.result("taxon/detail", .object(["id": .integer(leo)]))
+        let served = await engine.result(TaxonDetailRequest(id: leo))
         #expect(served?["taxon"]?["scientificName"] == "Panthera leo" && served?["description"] == nil)
     }
 
@@ -152,9 +154,9 @@ import Testing
             let engine = try EngineProcess(["--database", bare.path], dataDirectory: data)
             try await Self.servesEveryMethod(engine, bare)
             let leo = try Self.id("Panthera leo", bare)
-            #expect(await engine.result("taxon/get", .object(["id": .integer(leo)]))?["childCount"] == 0)
+            #expect(await engine.result(TaxonGetRequest(id: leo))?["childCount"] == 0)
             // The Storage screen counts the cache.
-            let cacheBytes = await engine.result("storage/report")?["caches"]?["bytes"]?.int64Value ?? 0
+            let cacheBytes = await engine.result(StorageReportRequest())?["caches"]?["bytes"]?.int64Value ?? 0
             let onDisk = try FileManager.default.contentsOfDirectory(atPath: caches.path)
                 .reduce(Int64(0)) { $0 + ((try? FileManager.default.attributesOfItem(atPath: caches.appendingPathComponent($1).path)[.size] as? Int64) ?? 0) }
             #expect(cacheBytes > 0 && cacheBytes == onDisk)
@@ -166,7 +168,7 @@ import Testing
         #expect(try Self.fingerprint(bare) == before, "the database file is never written")
         // A second engine reuses the cache.
         let engine = try EngineProcess(["--database", bare.path], dataDirectory: data)
-        #expect(await engine.result("search/query", .object(["query": "lion"]))?["results"]?.arrayValue?.isEmpty == false)
+        #expect(await engine.result(SearchQueryRequest(query: "lion"))?["results"]?.arrayValue?.isEmpty == false)
         #expect(try cacheFiles() == built)
         engine.closeStdin()
         _ = await engine.waitForExit()
@@ -174,7 +176,7 @@ import Testing
         // the old cache and record go.
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: bare.path)
         let changed = try EngineProcess(["--database", bare.path], dataDirectory: data)
-        #expect(await changed.result("search/query", .object(["query": "lion"]))?["results"]?.arrayValue?.isEmpty == false)
+        #expect(await changed.result(SearchQueryRequest(query: "lion"))?["results"]?.arrayValue?.isEmpty == false)
         let rebuilt = try cacheFiles()
         #expect(rebuilt.count == 2 && rebuilt[0] != built[0] && rebuilt[1] != built[1], "\(rebuilt)")
     }

@@ -1,5 +1,8 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// Tiers, inflections, compounds, accents, filters, listing, cursors and autocomplete of
@@ -13,7 +16,7 @@ import Testing
 
     func response(_ query: String?, _ extra: [(key: String, value: JSONValue)] = []) async throws -> JSONValue? {
         let params: [(key: String, value: JSONValue)] = (query.map { [("query", JSONValue.string($0))] } ?? []) + extra
-        return try await Self.engine.get().call("search/query", .object(params))
+        return try await Self.engine.get().call(SearchQueryRequest.self, params: .object(params))
     }
 
     func id(of scientificName: String) async throws -> Int64 {
@@ -105,16 +108,16 @@ import Testing
             """)
         let engine = try EngineProcess(["--database", database.path])
         func top(_ query: String) async -> [JSONValue] {
-            await engine.result("search/query", .object(["query": .string(query), "limit": 3]))?["results"]?.arrayValue ?? []
+            await engine.result(SearchQueryRequest(query: query, limit: 3))?["results"]?.arrayValue ?? []
         }
         let lions = await top("lions")
         #expect(lions.first?["scientificName"] == "Panthera leo" && lions.first?["matchTier"] == "exact-inflected", "\(lions)")
         #expect(lions.dropFirst().first?["scientificName"] == "Myrmeleontidae")
         // Panthea is shorter, but more of Panthera's species have names: in any language.
-        let panth = await engine.result("search/query", .object(["query": "panth", "limit": 10]))?["results"]?.arrayValue ?? []
+        let panth = await engine.result(SearchQueryRequest(query: "panth", limit: 10))?["results"]?.arrayValue ?? []
         let panthera = panth.firstIndex { $0["scientificName"] == "Panthera" }, panthea = panth.firstIndex { $0["scientificName"] == "Panthea" }
         #expect(panthera != nil && panthea != nil && panthera! < panthea!, "\(panth)")
-        let german = await engine.result("search/query", .object(["query": "panth", "limit": 10, "lang": "de"]))?["results"]?.arrayValue ?? []
+        let german = await engine.result(SearchQueryRequest(query: "panth", lang: "de", limit: 10))?["results"]?.arrayValue ?? []
         #expect((german.firstIndex { $0["scientificName"] == "Panthera" } ?? 99) < (german.firstIndex { $0["scientificName"] == "Panthea" } ?? 99))
     }
 
@@ -173,7 +176,7 @@ import Testing
         #expect(!names.contains("Galeocerdo cuvier") && !names.contains("Aedes albopictus"), "the tiger shark and mosquito are not mammals")
         // Every result's lineage passes through Mammalia.
         for result in inside.prefix(5) {
-            let detail = await (try Self.engine.get()).result("taxon/detail", .object(["id": result["id"] ?? .null]))
+            let detail = await (try Self.engine.get()).result(TaxonDetailRequest(id: result["id"]?.int64Value ?? 0))
             let ids = detail?["lineage"]?.arrayValue?.compactMap { $0["id"]?.int64Value } ?? []
             #expect(ids.contains(mammalia), "\(result["scientificName"] ?? .null)")
         }
@@ -185,7 +188,7 @@ import Testing
         let reef = try await results(nil, [("habitat", "coral reef"), ("limit", 100)])
         #expect(!reef.isEmpty)
         for hit in reef.prefix(5) {
-            let detail = await (try Self.engine.get()).result("taxon/detail", .object(["id": hit["id"] ?? .null]))
+            let detail = await (try Self.engine.get()).result(TaxonDetailRequest(id: hit["id"]?.int64Value ?? 0))
             let habitats = detail?["traits"]?.arrayValue?.filter { $0["key"] == "habitat" }.compactMap { $0["value"]?.stringValue?.lowercased() } ?? []
             #expect(habitats.contains { $0.contains("coral reef") }, "\(hit["scientificName"] ?? .null): \(habitats)")
         }
@@ -233,7 +236,7 @@ import Testing
     @Test func autocompleteMatchesAnyWordWithTaxonFields() async throws {
         let engine = try Self.engine.get()
         func suggest(_ params: [(key: String, value: JSONValue)]) async -> [JSONValue] {
-            await engine.result("search/autocomplete", .object(params))?["suggestions"]?.arrayValue ?? []
+            await engine.call(SearchAutocompleteRequest.self, params: .object(params))?["result"]?["suggestions"]?.arrayValue ?? []
         }
         let bear = await suggest([("prefix", "bear")])
         let texts = bear.compactMap { $0["text"]?.stringValue }
@@ -252,6 +255,6 @@ import Testing
         #expect(!genera.isEmpty && genera.allSatisfy { $0["rank"] == "genus" })
         let threatened = await suggest([("prefix", "bear"), ("conservation", "threatened")])
         #expect(!threatened.isEmpty && threatened.allSatisfy { ["VU", "EN", "CR"].contains($0["conservationStatus"]?.stringValue ?? "") })
-        #expect(await engine.call("search/autocomplete", .object(["prefix": "a", "rank": "tribe"]))?["error"]?["data"]?["field"] == "rank")
+        #expect(await engine.call(SearchAutocompleteRequest.self, params: .object(["prefix": "a", "rank": "tribe"]))?["error"]?["data"]?["field"] == "rank")
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
-import STOLRPC
+import STOLJSON
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 /// Whether search finds the organism people mean, over the real binary: the judgment set of the
@@ -18,7 +20,7 @@ import Testing
 
     func page(_ query: String, lang: String = "en", limit: Int = 10, engine: EngineProcess? = nil) async throws -> JSONValue? {
         let target = try engine ?? Self.engine.get()
-        return await target.result("search/query", .object(["query": .string(query), "lang": .string(lang), "limit": .integer(limit)]))
+        return await target.result(SearchQueryRequest(query: query, lang: lang, limit: limit))
     }
 
     func names(_ results: [JSONValue]) -> [String] { results.compactMap { $0["scientificName"]?.stringValue } }
@@ -28,11 +30,11 @@ import Testing
     /// that only a regression fails. Judgments whose taxa the database lacks are pending.
     @Test func judgmentSetStaysAboveItsThresholds() async throws {
         let engine = try Self.engine.get()
-        let file = EngineProcess.repositoryRoot.appendingPathComponent("bench/judgments/embedded.tsv")
+        let file = EngineBinary.repositoryRoot.appendingPathComponent("bench/judgments/embedded.tsv")
         let rows = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         var ids: [String: Set<Int64>] = [:]
         for name in Set(rows.flatMap { $0[2].split(separator: "|").map(String.init) }) {
-            let found = await engine.result("search/query", .object(["query": .string(name), "limit": 20]))?["results"]?.arrayValue ?? []
+            let found = await engine.result(SearchQueryRequest(query: name, limit: 20))?["results"]?.arrayValue ?? []
             ids[name] = Set(found.filter { $0["scientificName"]?.stringValue == name }.compactMap { $0["id"]?.int64Value })
         }
         var ranks: [Int] = []
@@ -211,16 +213,16 @@ import Testing
         let scores = bear.compactMap { $0["relevanceScore"]?.doubleValue }
         #expect(scores == scores.sorted(by: >) && Set(scores).count == scores.count, "scores fall strictly: \(scores)")
         // Autocomplete: the best-known first.
-        let suggestions = await engine.result("search/autocomplete", .object(["prefix": "b", "limit": 3]))?["suggestions"]?.arrayValue ?? []
+        let suggestions = await engine.result(SearchAutocompleteRequest(prefix: "b", limit: 3))?["suggestions"]?.arrayValue ?? []
         #expect(!suggestions.contains { $0["text"] == "Bear alphacoronavirus" }, "\(suggestions)")
         // `l`: the lion, named in four languages, before the bacterium *Lactococcus lactis*; both word starts.
-        let lSuggestions = (await engine.result("search/autocomplete", .object(["prefix": "l", "limit": 10]))?["suggestions"]?.arrayValue ?? [])
+        let lSuggestions = (await engine.result(SearchAutocompleteRequest(prefix: "l", limit: 10))?["suggestions"]?.arrayValue ?? [])
             .compactMap { $0["scientificName"]?.stringValue }
         let lion = try #require(lSuggestions.firstIndex(of: "Panthera leo"), "\(lSuggestions)")
         let lactis = try #require(lSuggestions.firstIndex(of: "Lactococcus lactis"), "\(lSuggestions)")
         #expect(lion < lactis, "\(lSuggestions)")
         let embedded = try Self.engine.get()
-        let l = (await embedded.result("search/autocomplete", .object(["prefix": "l", "limit": 20]))?["suggestions"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }
+        let l = (await embedded.result(SearchAutocompleteRequest(prefix: "l", limit: 20))?["suggestions"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }
         #expect(l.contains("Lion"), "\(l)")
     }
 

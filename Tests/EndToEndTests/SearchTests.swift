@@ -1,4 +1,6 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
 import Testing
 
@@ -30,7 +32,7 @@ import Testing
     static let engine = Result { try EngineProcess() }
 
     func search(_ query: String, _ extra: [(key: String, value: JSONValue)] = []) async throws -> JSONValue? {
-        try await Self.engine.get().call("search/query", .object([("query", .string(query))] + extra))
+        try await Self.engine.get().call(SearchQueryRequest.self, params: .object([("query", .string(query))] + extra))
     }
 
     func names(_ response: JSONValue?) -> [String] {
@@ -159,7 +161,7 @@ import Testing
         }
         #expect(names(try await search("\"lion")).first == "Panthera leo", "an unbalanced quote is ignored")
         #expect(names(try await search("lion)")).first == "Panthera leo", "punctuation is text")
-        #expect(try await Self.engine.get().result("ping") == .object([]), "still serving")
+        #expect(try await Self.engine.get().result(PingRequest()) == .object([]), "still serving")
     }
 
     @Test func emptyBlankAndOverlongQueries() async throws {
@@ -170,7 +172,7 @@ import Testing
         let long = try await search(String(repeating: "a", count: 201))
         #expect(long?["error"]?["code"] == .number("-32602"))
         #expect(long?["error"]?["data"]?["field"] == "query")
-        let missing = try await Self.engine.get().call("search/query", .object([:]))
+        let missing = try await Self.engine.get().call(SearchQueryRequest())
         #expect(missing?["error"]?["data"]?["field"] == "query")
     }
 
@@ -248,18 +250,18 @@ import Testing
         var compared = 0, disambiguated = 0
         for lang in ["en", "es", "de"] {
             for query in ["lion", "red fox", "Morus", "bear", "Panthera"] {
-                let params: JSONValue = .object([("query", .string(query)), ("lang", .string(lang)), ("limit", 20)])
-                let cold = await searchedFirst.result("search/query", params)
+                let params = SearchQueryRequest(query: query, lang: lang, limit: 20)
+                let cold = await searchedFirst.result(params)
                 let results = cold?["results"]?.arrayValue ?? []
                 #expect(!results.isEmpty, "\(query) in \(lang)")
                 for result in results {
-                    let taxon = await readFirst.result("taxon/get", .object([("id", result["id"] ?? .null), ("lang", .string(lang))]))
+                    let taxon = await readFirst.result(TaxonGetRequest(id: result["id"]?.int64Value ?? 0, lang: lang))
                     for key in shown { #expect(result[key] == taxon?[key], "\(key) of \(result["id"]?.int64Value ?? 0) for \(query) in \(lang)") }
                     if result["disambiguation"] != nil { disambiguated += 1 }
                     compared += 1
                 }
-                #expect(await searchedFirst.result("search/query", params) == cold, "again, from the cache: \(query) in \(lang)")
-                #expect(await readFirst.result("search/query", params) == cold, "after taxon/get: \(query) in \(lang)")
+                #expect(await searchedFirst.result(params) == cold, "again, from the cache: \(query) in \(lang)")
+                #expect(await readFirst.result(params) == cold, "after taxon/get: \(query) in \(lang)")
             }
         }
         #expect(compared > 60)
@@ -268,16 +270,16 @@ import Testing
 
     @Test func autocomplete() async throws {
         let engine = try Self.engine.get()
-        let pant = await engine.result("search/autocomplete", .object(["prefix": "pant", "limit": 5]))?["suggestions"]?.arrayValue ?? []
+        let pant = await engine.result(SearchAutocompleteRequest(prefix: "pant", limit: 5))?["suggestions"]?.arrayValue ?? []
         #expect(pant.count == 5)
         #expect(pant.allSatisfy { $0["text"]?.stringValue?.lowercased().hasPrefix("pant") == true })
-        let snow = await engine.result("search/autocomplete", .object(["prefix": "Snow l"]))?["suggestions"]?.arrayValue ?? []
+        let snow = await engine.result(SearchAutocompleteRequest(prefix: "Snow l"))?["suggestions"]?.arrayValue ?? []
         #expect(snow.first?["text"] == "Snow leopard")
-        let lion = await engine.result("search/autocomplete", .object(["prefix": "lion"]))?["suggestions"]?.arrayValue ?? []
+        let lion = await engine.result(SearchAutocompleteRequest(prefix: "lion"))?["suggestions"]?.arrayValue ?? []
         #expect(lion.first?["text"] == "Lion", "an exact name first")
         let texts = lion.compactMap { $0["text"]?.stringValue?.lowercased() }
         #expect(Set(texts).count == texts.count, "distinct")
-        #expect(await engine.result("search/autocomplete", .object(["prefix": ""]))?["suggestions"] == .array([]))
-        #expect(await engine.call("search/autocomplete", .object(["prefix": "a", "limit": 21]))?["error"]?["data"]?["field"] == "limit")
+        #expect(await engine.result(SearchAutocompleteRequest(prefix: ""))?["suggestions"] == .array([]))
+        #expect(await engine.call(SearchAutocompleteRequest(prefix: "a", limit: 21))?["error"]?["data"]?["field"] == "limit")
     }
 }

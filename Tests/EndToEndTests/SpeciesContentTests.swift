@@ -1,5 +1,8 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// What a species page gains from `build-db`, through the real binary over real pipes:
@@ -7,7 +10,7 @@ import Testing
 /// introductions checked against wrong links), NCBI's named subspecies ("dog"), and names merged
 /// from other sources with their conflicts reported. Every text here is the tests' own.
 @Suite(.serialized) struct SpeciesContentTests {
-    static func dmp(_ rows: [[String]]) -> String { rows.map { $0.joined(separator: "\t|\t") + "\t|\n" }.joined() }
+    static let dmp = Fixtures.taxdump
 
     /// A small NCBI taxdump: wolves and dogs, cats, gannets and mulberries (the genus *Morus* in
     /// two kingdoms), the plant genus *Oenanthe* (a bird genus elsewhere).
@@ -178,7 +181,7 @@ import Testing
 
     static func build(_ arguments: [String], in workspace: Workspace, name: String = "out.sqlite") throws -> (db: String, stdout: String, stderr: String) {
         let db = workspace.path(name)
-        let run = try EngineProcess.run(["build-db"] + arguments + ["--out", db, "--build-date", "2026-01-01", "--top-n", "5"])
+        let run = try EngineBinary.run(["build-db"] + arguments + ["--out", db, "--build-date", "2026-01-01", "--top-n", "5"])
         guard run.code == 0 else { throw Fixtures.FixtureError(message: run.stderr) }
         return (db, run.stdout, run.stderr)
     }
@@ -192,37 +195,37 @@ import Testing
         #expect(built.stdout.contains("below species 2,"), "\(built.stdout)")
 
         let engine = try EngineProcess(["--database", built.db])
-        let found = try #require(await engine.result("search/query", .object(["query": "dog", "limit": 3])))
+        let found = try #require(await engine.result(SearchQueryRequest(query: "dog", limit: 3)))
         let first = try #require(found["results"]?.arrayValue?.first)
         #expect(first["id"] == 9615 && first["rank"] == "subspecies" && first["matchTier"] == "exact")
-        let dog = try #require(await engine.result("taxon/get", .object(["id": 9615])))
+        let dog = try #require(await engine.result(TaxonGetRequest(id: 9615)))
         #expect(dog["parentId"] == 9612 && dog["preferredCommonName"] == "dog" && dog["rank"] == "subspecies")
-        let lineage = await engine.result("taxon/ancestors", .object(["id": 9615]))?["ancestors"]?.arrayValue?.compactMap { $0["scientificName"]?.stringValue }
+        let lineage = await engine.result(TaxonAncestorsRequest(id: 9615))?["ancestors"]?.arrayValue?.compactMap { $0["scientificName"]?.stringValue }
         #expect(lineage == ["Eukaryota", "Metazoa", "Chordata", "Mammalia", "Carnivora", "Canidae", "Canis", "Canis lupus"])
-        let children = await engine.result("taxon/children", .object(["id": 9612]))?["children"]?.arrayValue?.compactMap { $0["id"]?.int64Value }
+        let children = await engine.result(TaxonChildrenRequest(id: 9612))?["children"]?.arrayValue?.compactMap { $0["id"]?.int64Value }
         #expect(children == [286419, 9615])
-        let bySubspecies = await engine.result("search/query", .object(["rank": "subspecies", "within": 9611]))?["results"]?.arrayValue?.count
+        let bySubspecies = await engine.result(SearchQueryRequest(rank: .subspecies, within: 9611))?["results"]?.arrayValue?.count
         #expect(bySubspecies == 2)
 
         // The dog and the wolf meet in the wolf; the dog and the dingo too, two steps apart.
-        let compared = try #require(await engine.result("compare/taxa", .object(["a": 9615, "b": 9612])))
+        let compared = try #require(await engine.result(CompareTaxaRequest(a: 9615, b: 9612)))
         #expect(compared["lca"]?["id"] == 9612 && compared["taxonomicDistance"] == 1)
         #expect(compared["sharedClade"]?["relation"] == "aWithinB")
-        #expect(await engine.result("database/info")?["taxaCount"] == 27)
-        let bulk = try #require(await engine.result("compare/lca", .object(["pairs": [[9615, 286419], [9615, 9685]]])))
+        #expect(await engine.result(DatabaseInfoRequest())?["taxaCount"] == 27)
+        let bulk = try #require(await engine.result(CompareLCARequest(pairs: [[9615, 286419], [9615, 9685]])))
         #expect(bulk["lcas"] == [9612, 33554] && bulk["distances"] == [2, 7])
 
         // The dog's relatives are species, its own first; the wolf's never include its subspecies.
-        for source in ["precomputed", "computed"] {
-            let relatives = try #require(await engine.result("compare/relatives", .object(["id": 9615, "n": 3, "source": .string(source)])))
-            #expect(relatives["source"] == .string(source))
+        for source in RelativesSource.allCases {
+            let relatives = try #require(await engine.result(CompareRelativesRequest(id: 9615, n: 3, source: source)))
+            #expect(relatives["source"]?.stringValue == source.rawValue)
             let ids = relatives["relatives"]?.arrayValue?.compactMap { $0["taxon"]?["id"]?.int64Value }
             #expect(ids?.prefix(2) == [9612, 9614], "\(source)")
             #expect(relatives["relatives"]?.arrayValue?.first?["distance"] == 1)
         }
-        let wolf = await engine.result("compare/relatives", .object(["id": 9612]))?["relatives"]?.arrayValue?.compactMap { $0["taxon"]?["id"]?.int64Value }
+        let wolf = await engine.result(CompareRelativesRequest(id: 9612))?["relatives"]?.arrayValue?.compactMap { $0["taxon"]?["id"]?.int64Value }
         #expect(wolf?.first == 9614 && wolf?.contains(9615) == false && wolf?.contains(286419) == false)
-        let notSpecies = await engine.call("compare/relatives", .object(["id": 9611]))
+        let notSpecies = await engine.call(CompareRelativesRequest(id: 9611))
         #expect(notSpecies?["error"]?["data"]?["kind"] == "notASpecies")
     }
 
@@ -243,18 +246,18 @@ import Testing
         #expect(built.stderr.contains("wiki.tsv:10: tax_id 'abc' is not a positive integer"), "\(built.stderr)")
 
         let engine = try EngineProcess(["--database", built.db])
-        let dog = try #require(await engine.result("taxon/detail", .object(["id": 9615, "lang": "de"])))
+        let dog = try #require(await engine.result(TaxonDetailRequest(id: 9615, lang: "de")))
         #expect(Self.strings(dog["description"]) == [
             "lang": "en", "text": "The dog is a domesticated descendant of the wolf, kept by people for thousands of years.",
             "sourceName": "English Wikipedia", "sourceTitle": "Dog", "sourceUrl": "https://en.wikipedia.org/wiki/Dog", "license": "CC BY-SA 3.0",
         ])
-        let cat = try #require(await engine.result("taxon/detail", .object(["id": 9685])))
+        let cat = try #require(await engine.result(TaxonDetailRequest(id: 9685)))
         #expect(cat["description"] == nil)
-        let plantMorus = try #require(await engine.result("taxon/detail", .object(["id": 3497])))
+        let plantMorus = try #require(await engine.result(TaxonDetailRequest(id: 3497)))
         #expect(plantMorus["description"] == nil)
-        #expect(await engine.result("taxon/detail", .object(["id": 37577]))?["description"]?["sourceTitle"] == "Gannet")
+        #expect(await engine.result(TaxonDetailRequest(id: 37577))?["description"]?["sourceTitle"] == "Gannet")
 
-        let about = try #require(await engine.result("about"))
+        let about = try #require(await engine.result(AboutRequest()))
         let credit = try #require(about["sources"]?.arrayValue?.first { $0["attribution"]?.stringValue?.contains("English Wikipedia") == true })
         #expect(credit["license"] == "CC BY-SA 3.0" && credit["attributionRequired"] == true)
     }
@@ -286,15 +289,16 @@ import Testing
         let engine = try EngineProcess(["--database", built.db])
         let lion = try #require(await ChecklistBuildTests.find(engine, ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera", "Panthera leo"]))
         let tiger = try #require(await ChecklistBuildTests.find(engine, ["Eukaryota", "Animalia", "Chordata", "Mammalia", "Carnivora", "Felidae", "Panthera", "Panthera tigris"]))
-        let de = try #require(await engine.result("taxon/detail", .object(["id": lion["id"]!, "lang": "de-AT"])))
+        let lionID = try #require(lion["id"]?.int64Value), tigerID = try #require(tiger["id"]?.int64Value)
+        let de = try #require(await engine.result(TaxonDetailRequest(id: lionID, lang: "de-AT")))
         #expect(Self.strings(de["description"]) == [
             "lang": "de", "text": "Der Löwe ist eine große Katze Afrikas, die in Rudeln lebt.", "sourceName": "Fixture set", "license": "CC0 1.0",
         ])
-        #expect(await engine.result("taxon/detail", .object(["id": lion["id"]!, "lang": "es"]))?["description"]?["lang"] == "en")
-        let fr = try #require(await engine.result("taxon/detail", .object(["id": tiger["id"]!, "lang": "fr"]))?["description"])
+        #expect(await engine.result(TaxonDetailRequest(id: lionID, lang: "es"))?["description"]?["lang"] == "en")
+        let fr = try #require(await engine.result(TaxonDetailRequest(id: tigerID, lang: "fr"))?["description"])
         #expect(fr["sourceTitle"] == "Tigre" && fr["sourceUrl"] == "https://example.org/tigre" && fr["license"] == "CC BY 4.0")
-        #expect(await engine.result("taxon/detail", .object(["id": tiger["id"]!]))?["description"]?["text"] == "The tiger is the largest cat, with stripes.")
-        let sources = await engine.result("about")?["sources"]?.arrayValue?.compactMap { $0["attribution"]?.stringValue }
+        #expect(await engine.result(TaxonDetailRequest(id: tigerID))?["description"]?["text"] == "The tiger is the largest cat, with stripes.")
+        let sources = await engine.result(AboutRequest())?["sources"]?.arrayValue?.compactMap { $0["attribution"]?.stringValue }
         #expect(sources?.contains("Descriptions: Example Encyclopedia, CC BY 4.0") == true, "\(sources ?? [])")
     }
 
@@ -314,12 +318,12 @@ import Testing
 
         for (file, expected) in [(badLine, "bad-line.tsv:3: lang 'English'"), (mislabelled, "mislabelled.tsv:1: unknown column 'language'")] {
             let out = workspace.path("strict.sqlite")
-            let strict = try EngineProcess.run(["build-db", "--taxa", workspace.path("taxa"), "--descriptions", file.path, "--out", out, "--strict", "--quiet"])
+            let strict = try EngineBinary.run(["build-db", "--taxa", workspace.path("taxa"), "--descriptions", file.path, "--out", out, "--strict", "--quiet"])
             #expect(strict.code != 0)
             #expect(strict.stderr.contains(expected), "\(strict.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
-        let withoutNCBI = try EngineProcess.run(["build-db", "--taxa", workspace.path("taxa"), "--wikipedia", badLine.path, "--out", workspace.path("x.sqlite")])
+        let withoutNCBI = try EngineBinary.run(["build-db", "--taxa", workspace.path("taxa"), "--wikipedia", badLine.path, "--out", workspace.path("x.sqlite")])
         #expect(withoutNCBI.code != 0 && withoutNCBI.stderr.contains("--wikipedia keys its texts by NCBI tax id"))
     }
 
@@ -345,26 +349,26 @@ import Testing
         #expect(out.contains("9685 Felis catus: Wildcat"), "\(out)")
 
         let engine = try EngineProcess(["--database", built.db])
-        let names = try #require(await engine.result("taxon/names", .object(["id": 9615]))?["names"]?.arrayValue)
+        let names = try #require(await engine.result(TaxonNamesRequest(id: 9615))?["names"]?.arrayValue)
         let mddCredit = "Mammal Diversity Database (2025). v2.1. ASM. CC BY 4.0"
         #expect(names.contains { $0["name"] == "Domestic Dog" && $0["source"] == .string(mddCredit) && $0["isPreferred"] == false })
         #expect(names.contains { $0["name"] == "dog" && $0["source"] == nil && $0["isPreferred"] == true })
         #expect(names.contains { $0["name"] == "Canis familiaris" && $0["type"] == "synonym" && $0["source"] == .string(mddCredit) })
         #expect(!names.contains { $0["name"] == "Dingo" })
-        let coyote = await engine.result("taxon/get", .object(["id": 9614]))
+        let coyote = await engine.result(TaxonGetRequest(id: 9614))
         #expect(coyote?["preferredCommonName"] == "Coyote")
         // Homonyms across kingdoms: each Morus gets its own names.
-        let gannets = await engine.result("taxon/names", .object(["id": 37577, "lang": "de"]))?["names"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+        let gannets = await engine.result(TaxonNamesRequest(id: 37577, lang: "de"))?["names"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
         #expect(gannets == ["Basstölpel"])
-        let mulberries = await engine.result("taxon/names", .object(["id": 3497]))?["names"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+        let mulberries = await engine.result(TaxonNamesRequest(id: 3497))?["names"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
         #expect(mulberries == ["Maulbeeren"])
-        let whiteMulberry = await engine.result("taxon/get", .object(["id": 3498, "lang": "fr"]))
+        let whiteMulberry = await engine.result(TaxonGetRequest(id: 3498, lang: "fr"))
         #expect(whiteMulberry?["preferredCommonName"] == "mûrier blanc")
-        #expect(await engine.result("taxon/names", .object(["id": 48170]))?["names"]?.arrayValue?.isEmpty == true)
+        #expect(await engine.result(TaxonNamesRequest(id: 48170))?["names"]?.arrayValue?.isEmpty == true)
         // Searchable in every language they came in.
-        let search = await engine.result("search/query", .object(["query": "Weiße Maulbeere", "lang": "de"]))?["results"]?.arrayValue?.first?["id"]
+        let search = await engine.result(SearchQueryRequest(query: "Weiße Maulbeere", lang: "de"))?["results"]?.arrayValue?.first?["id"]
         #expect(search == 3498)
-        let sources = await engine.result("about")?["sources"]?.arrayValue?.compactMap { $0["attribution"]?.stringValue } ?? []
+        let sources = await engine.result(AboutRequest())?["sources"]?.arrayValue?.compactMap { $0["attribution"]?.stringValue } ?? []
         #expect(sources.contains("Names: " + mddCredit), "\(sources)")
     }
 }

@@ -1,5 +1,9 @@
 import Foundation
+import STOLJSON
+import STOLMCP
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// A species page over the real binary and the embedded database: facts in the asked language,
@@ -10,7 +14,7 @@ import Testing
     }
 
     static func traits(_ engine: EngineProcess, _ id: Int64, _ lang: String) async throws -> [String: JSONValue] {
-        let traits = try #require(await engine.result("taxon/traits", .object(["id": .integer(Int(id)), "lang": .string(lang)]))?["traits"]?.arrayValue)
+        let traits = try #require(await engine.result(TaxonTraitsRequest(id: id, lang: lang))?["traits"]?.arrayValue)
         return Dictionary(traits.map { ($0["key"]?.stringValue ?? "", $0) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -36,7 +40,7 @@ import Testing
             #expect(length["translated"] == true)
         }
         // taxon/detail carries the same translated traits.
-        let detail = try #require(await engine.result("taxon/detail", .object(["id": .integer(Int(lion)), "lang": "de"])))
+        let detail = try #require(await engine.result(TaxonDetailRequest(id: lion, lang: "de")))
         #expect(detail["traits"]?.arrayValue?.first { $0["key"] == "diet" }?["value"] == "Fleischfresser (große Huftiere)")
 
         // A measurement in words gets the language's quantity words and decimal comma; the symbol stays.
@@ -68,7 +72,7 @@ import Testing
         #expect(portuguese["translated"] == false && portuguese["value"] == "carnivore (large hoofed mammals)" && portuguese["label"] == "diet")
         // A regional tag uses its language's table.
         #expect(try await Self.traits(engine, lion, "de-AT")["diet"]?["value"] == "Fleischfresser (große Huftiere)")
-        let bad = await engine.call("taxon/traits", .object(["id": .integer(Int(lion)), "lang": "not a tag"]))
+        let bad = await engine.call(TaxonTraitsRequest(id: lion, lang: "not a tag"))
         #expect(bad?["error"]?["code"] == -32602 && bad?["error"]?["data"]?["field"] == "lang")
     }
 
@@ -77,7 +81,7 @@ import Testing
     @Test func theKoalaFamilyAndTheKoalaAreToldApart() async throws {
         let engine = try EngineProcess()
         let koala = try Self.id("Phascolarctos cinereus"), family = try Self.id("Phascolarctidae")
-        let results = try #require(await engine.result("search/query", .object(["query": "Koala"]))?["results"]?.arrayValue)
+        let results = try #require(await engine.result(SearchQueryRequest(query: "Koala"))?["results"]?.arrayValue)
         let species = try #require(results.first { $0["id"] == .integer(Int(koala)) })
         let group = try #require(results.first { $0["id"] == .integer(Int(family)) })
         #expect(species["rank"] == "species" && group["rank"] == "family")
@@ -89,33 +93,33 @@ import Testing
         #expect(species["sharedName"]?["group"]?["id"] == .integer(Int(family)))
         #expect(species["sharedName"]?["display"] == "Koala (species Phascolarctos cinereus)")
         // A name no group shares carries nothing.
-        let lion = try #require(await engine.result("search/query", .object(["query": "Panthera leo"]))?["results"]?.arrayValue?.first)
+        let lion = try #require(await engine.result(SearchQueryRequest(query: "Panthera leo"))?["results"]?.arrayValue?.first)
         #expect(lion["sharedName"] == nil)
 
-        let detail = try #require(await engine.result("taxon/detail", .object(["id": .integer(Int(family))])))
+        let detail = try #require(await engine.result(TaxonDetailRequest(id: family)))
         #expect(detail["sharedName"]?["namedFor"]?["id"] == .integer(Int(koala)))
-        let whale = try #require(await engine.result("taxon/detail", .object(["id": .integer(Int(try Self.id("Eschrichtius robustus")))])))
+        let whale = try #require(await engine.result(TaxonDetailRequest(id: try Self.id("Eschrichtius robustus"))))
         #expect(whale["sharedName"]?["group"]?["scientificName"] == "Eschrichtiidae")
-        #expect(await engine.result("taxon/detail", .object(["id": .integer(Int(try Self.id("Panthera leo")))]))?["sharedName"] == nil)
+        #expect(await engine.result(TaxonDetailRequest(id: try Self.id("Panthera leo")))?["sharedName"] == nil)
     }
 
     @Test func mcpResolvesAGroupAndItsSpeciesToTheSpecies() async throws {
         let engine = try EngineProcess(["mcp"])
-        let initialized = await engine.call("initialize", .object([
+        let initialized = await engine.call(MCPServer.InitializeRequest.self, params: .object([
             "protocolVersion": "2025-06-18", "capabilities": .object([:]), "clientInfo": .object(["name": "tests", "version": "1"]),
         ]))
         #expect(initialized?["result"] != nil, "\(String(describing: initialized))")
-        engine.send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        engine.notify(MCPServer.InitializedNotification())
         for name in ["Koala", "Gray whale"] {
-            let call = await engine.call("tools/call", .object(["name": "get_taxon", "arguments": .object(["taxon": .string(name)])]))
+            let call = await engine.call(MCPServer.CallToolRequest(name: "get_taxon", arguments: .object(["taxon": .string(name)])))
             let result = try #require(call?["result"], "\(String(describing: call))")
             #expect(result["isError"] == false, "\(name): \(result)")
             #expect(result["structuredContent"]?["taxon"]?["rank"] == "species", "\(name)")
         }
-        let koala = await engine.call("tools/call", .object(["name": "get_taxon", "arguments": .object(["taxon": "Koala"])]))
+        let koala = await engine.call(MCPServer.CallToolRequest(name: "get_taxon", arguments: .object(["taxon": "Koala"])))
         #expect(koala?["result"]?["structuredContent"]?["taxon"]?["scientificName"] == "Phascolarctos cinereus")
         // A name shared by unrelated taxa stays ambiguous.
-        let morus = await engine.call("tools/call", .object(["name": "get_taxon", "arguments": .object(["taxon": "Morus"])]))
+        let morus = await engine.call(MCPServer.CallToolRequest(name: "get_taxon", arguments: .object(["taxon": "Morus"])))
         if morus?["result"]?["isError"] == true {
             #expect(morus?["result"]?["structuredContent"]?["reason"] == "ambiguous" || morus?["result"]?["structuredContent"]?["reason"] == "unknown")
         }
@@ -126,34 +130,32 @@ import Testing
     @Test func aPageIsOneCall() async throws {
         let engine = try EngineProcess()
         let koala = try Self.id("Phascolarctos cinereus"), family = try Self.id("Phascolarctidae")
-        let plain = try #require(await engine.result("taxon/detail", .object(["id": .integer(Int(koala))])))
+        let plain = try #require(await engine.result(TaxonDetailRequest(id: koala)))
         #expect(plain["image"] == nil && plain["isFavorite"] == nil && plain["relatives"] == nil)
 
         // A favourite added just before is seen: the detail waits for the earlier write.
-        engine.send(#"{"jsonrpc":"2.0","id":"fav","method":"favorites/add","params":{"taxonId":\#(koala)}}"#)
-        let page = try #require(await engine.result("taxon/detail", .object([
-            "id": .integer(Int(koala)), "lang": "de", "include": ["image", "favorite", "relatives"],
-        ])))
+        engine.sendRequest(FavoritesAddRequest(taxonId: koala), id: "fav")
+        let page = try #require(await engine.result(TaxonDetailRequest(id: koala, lang: "de", include: [.image, .favorite, .relatives])))
         #expect(page["isFavorite"] == true)
         #expect(page["image"]?["packId"] == "bundled" && page["image"]?["author"] == "BurningWell")
         #expect(max(page["image"]?["width"]?.int64Value ?? 0, page["image"]?["height"]?.int64Value ?? 0) == 160)
         #expect(page["image"]?["data"]?.stringValue?.isEmpty == false)
         let relatives = try #require(page["relatives"]?["relatives"]?.arrayValue)
-        let direct = try #require(await engine.result("compare/relatives", .object(["id": .integer(Int(koala)), "lang": "de"]))?["relatives"]?.arrayValue)
+        let direct = try #require(await engine.result(CompareRelativesRequest(id: koala, lang: "de"))?["relatives"]?.arrayValue)
         #expect(relatives == direct)
         for key in ["taxon", "lineage", "names", "traits", "references", "childCount"] { #expect(page[key] != nil, "\(key)") }
 
-        let large = try #require(await engine.result("taxon/detail", .object(["id": .integer(Int(koala)), "include": ["image"], "imageSize": "page"])))
+        let large = try #require(await engine.result(TaxonDetailRequest(id: koala, include: [.image], imageSize: .page)))
         #expect(large["image"]?["height"] == 800)
         // A family has no relatives (they are found between species) and here no image: both null.
-        let group = try #require(await engine.result("taxon/detail", .object(["id": .integer(Int(family)), "include": ["relatives", "image", "favorite"]])))
+        let group = try #require(await engine.result(TaxonDetailRequest(id: family, include: [.relatives, .image, .favorite])))
         #expect(group["relatives"] == .null && group["image"] == .null && group["isFavorite"] == false)
 
         for (params, field) in [(JSONValue.object(["id": .integer(Int(koala)), "include": ["everything"]]), "include.0"),
                                 (.object(["id": .integer(Int(koala)), "include": ["image"], "imageSize": "huge"]), "imageSize"),
                                 (.object(["id": .integer(Int(koala)), "imageSize": "page"]), "imageSize")] {
-            let response = await engine.call("taxon/detail", params)
-            #expect(response?["error"]?["code"] == -32602 && response?["error"]?["data"]?["field"] == .string(field), "\(String(describing: response))")
+            let response = await engine.call(TaxonDetailRequest.self, params: params)
+            #expect(response?["error"]?["code"] == -32602 && response?["error"]?["data"]?["field"] == JSONValue.string(field), "\(String(describing: response))")
         }
     }
 }

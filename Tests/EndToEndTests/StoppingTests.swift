@@ -4,7 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// How the real binary ends: SIGTERM, SIGINT and SIGHUP stop it gracefully (an import in flight
@@ -48,11 +51,8 @@ import Testing
         let data = ReferenceTests.dataDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let engine = try EngineProcess(["--trusted-key", kit.publicKey], dataDirectory: data)
-        #expect(await engine.result("ping") == .object([]))
-        engine.send(JSONValue.object([
-            "jsonrpc": "2.0", "id": 1, "method": "database/import",
-            "params": .object(["path": .string(big.path), "_meta": .object(["progressToken": "stop"])]),
-        ]).description)
+        #expect(await engine.result(PingRequest()) == .object([]))
+        engine.sendRequest(DatabaseImportRequest(path: big.path), id: 1, progressToken: "stop")
         // A different moment for each signal: copying, starting the checksum, a third into it.
         // (Later stages of this random payload fail on their own too quickly to be caught.)
         let (stage, fraction) = [("copying", 0.0), ("verifying checksum", 0.0), ("verifying checksum", 0.28)][which]
@@ -80,14 +80,14 @@ import Testing
         let ids = try ["Panthera leo", "Panthera tigris", "Felis catus"].map { try FavoritesTests.id($0) }
         let engine = try Self.favouritesEngine(data)
         for id in ids {
-            #expect(await engine.result("favorites/add", .object(["taxonId": .integer(id)]))?["added"] == true, "\(name)")
+            #expect(await engine.result(FavoritesAddRequest(taxonId: id))?["added"] == true, "\(name)")
         }
         kill(engine.process.processIdentifier, number)
         #expect(await engine.waitForExit() == 0, "\(name); stderr: \(engine.stderrText.suffix(2000))")
         #expect(try Self.idsInFavouritesFileAlone(data) == ids.sorted(), "\(name): favorites.sqlite on its own")
 
         let restarted = try Self.favouritesEngine(data)
-        let listed = await restarted.result("favorites/list")?["favorites"]?.arrayValue?.compactMap { $0["taxonId"]?.int64Value }
+        let listed = await restarted.result(FavoritesListRequest())?["favorites"]?.arrayValue?.compactMap { $0["taxonId"]?.int64Value }
         #expect(listed?.sorted() == ids.sorted(), "\(name)")
         restarted.closeStdin()
         #expect(await restarted.waitForExit() == 0)
@@ -100,12 +100,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: data) }
         let ids = try ["Panthera leo", "Panthera tigris"].map { try FavoritesTests.id($0) }
         let engine = try Self.favouritesEngine(data)
-        engine.send("""
-            {"jsonrpc":"2.0","id":1,"method":"favorites/add","params":{"taxonId":\(ids[0])}}
-            {"jsonrpc":"2.0","id":2,"method":"favorites/add","params":{"taxonId":\(ids[1])}}
-            {"jsonrpc":"2.0","id":3,"method":"shutdown"}
-            {"jsonrpc":"2.0","method":"exit"}
-            """)
+        // One write: the four lines arrive in one read.
+        engine.sendLine([
+            RequestLine.encode(FavoritesAddRequest(taxonId: ids[0]), id: 1), RequestLine.encode(FavoritesAddRequest(taxonId: ids[1]), id: 2),
+            RequestLine.encode(ShutdownRequest(), id: 3), RequestLine.encode(ExitNotification()),
+        ].joined(separator: "\n"))
         #expect(await engine.waitForExit() == 0, "stderr: \(engine.stderrText.suffix(2000))")
         let answers = await (1...3).asyncMap { id in await engine.next(timeout: .seconds(2)) { $0["id"] == .integer(id) } }
         #expect(answers[0]?["result"]?["added"] == true)
@@ -115,7 +114,7 @@ import Testing
         #expect(order.filter { $0.contains(#""id":"#) }.isEmpty, "no other answers: \(order)")
 
         let restarted = try Self.favouritesEngine(data)
-        let listed = await restarted.result("favorites/list")?["favorites"]?.arrayValue?.compactMap { $0["taxonId"]?.int64Value }
+        let listed = await restarted.result(FavoritesListRequest())?["favorites"]?.arrayValue?.compactMap { $0["taxonId"]?.int64Value }
         #expect(listed?.sorted() == ids.sorted())
         restarted.closeStdin()
         #expect(await restarted.waitForExit() == 0)
@@ -190,7 +189,7 @@ import Testing
         // A non-interactive shell gives background jobs /dev/null as stdin unless told otherwise:
         // fd 3 keeps the test's pipe, so the engine does not simply see end of input.
         let script = #"exec 3<&0; "$1" --parent-pid $$ --data-dir "$2" <&3 2>/dev/null & echo $!; exit 0"#
-        let shell = try UnreapedChild(["/bin/sh", "-c", script, "sh", EngineProcess.binary.path, data.path], stdin: input[0], stdout: output[1])
+        let shell = try UnreapedChild(["/bin/sh", "-c", script, "sh", EngineBinary.url.path, data.path], stdin: input[0], stdout: output[1])
         defer { shell.reap() }
         close(input[0])
         close(output[1])

@@ -4,7 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
 
 /// The engine at the ends of its pipes: a client that stops reading, and one that goes away.
@@ -13,7 +16,7 @@ import Testing
     func spawn(_ arguments: [String]) throws -> (Process, FileHandle, FileHandle) {
         signal(SIGPIPE, SIG_IGN)
         let process = Process()
-        process.executableURL = EngineProcess.binary
+        process.executableURL = EngineBinary.url
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("stol-stream-\(UUID().uuidString)")
         process.arguments = arguments + ["--data-dir", data.path, "--log-level", "error"]
         let input = Pipe(), output = Pipe()
@@ -27,7 +30,7 @@ import Testing
     @Test func aClosedStdoutEndsTheEngineCleanly() async throws {
         let (process, stdin, stdout) = try spawn([])
         try stdout.close()
-        for _ in 0..<50 { try? stdin.write(contentsOf: Data(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8 + [0x0A])) }
+        for _ in 0..<50 { try? stdin.write(contentsOf: Data(RequestLine.encode(PingRequest(), id: 1).utf8 + [0x0A])) }
         let deadline = ContinuousClock.now + .seconds(10)
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(!process.isRunning)
@@ -38,14 +41,14 @@ import Testing
     @Test func aCancelArrivesWhileTheClientIsNotReading() async throws {
         let (process, stdin, stdout) = try spawn(["--conformance-methods"])
         defer { if process.isRunning { process.terminate() } }
-        try stdin.write(contentsOf: Data(#"{"jsonrpc":"2.0","id":"slow","method":"test/sleep","params":{"ms":20000}}"#.utf8 + [0x0A]))
+        try stdin.write(contentsOf: Data(RequestLine.encode(SleepRequest(ms: 20_000), id: "slow").utf8 + [0x0A]))
         // Fill the stdout pipe (64 KiB) several times over, without reading it.
         var burst = Data()
-        for i in 0..<6000 { burst += Data(#"{"jsonrpc":"2.0","id":\#(i),"method":"ping"}"#.utf8 + [0x0A]) }
+        for i in 0..<6000 { burst += Data(RequestLine.encode(PingRequest(), id: .integer(i)).utf8 + [0x0A]) }
         try stdin.write(contentsOf: burst)
         try await Task.sleep(for: .milliseconds(300))
         let started = ContinuousClock.now
-        try stdin.write(contentsOf: Data(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#.utf8 + [0x0A]))
+        try stdin.write(contentsOf: Data(RequestLine.encode(CancelRequestNotification(id: .string("slow"))).utf8 + [0x0A]))
         try stdin.close()
         // Now read everything: the cancelled request's answer must be there, long before 20 s.
         let all = stdout.readDataToEndOfFile()

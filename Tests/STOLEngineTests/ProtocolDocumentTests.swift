@@ -1,7 +1,12 @@
 import Foundation
 import Logging
+import STOLClient
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
+
 @testable import STOLEngine
 
 /// protocol/openrpc.json must describe exactly the methods the engine serves.
@@ -29,7 +34,7 @@ import Testing
 
     /// Every method the binary serves: the engine's table and the server's lifecycle methods.
     static func servedTable(_ engine: Engine) -> MethodTable {
-        var table = LifecycleMethods.table(.init(serverName: "", serverVersion: "", protocolVersion: "", capabilities: .null, discoverDocument: []))
+        var table = LifecycleMethods.table(RPCServer.Identity())
         table.merge(engine.methods())
         return table
     }
@@ -45,7 +50,7 @@ import Testing
         let engine = try Engine(configuration: .init(dataDirectory: directory), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         let committedURL = Self.repository.appendingPathComponent("protocol/openrpc.json")
         let committed = [UInt8](try Data(contentsOf: committedURL))
-        let generated = OpenRPCDocument.formatted(
+        let generated = JSONWriter.formatted(
             try OpenRPCDocument.refreshed(try JSONParser.parse(committed), from: Self.servedTable(engine), inline: ["exit", "$/cancelRequest"]))
         if ProcessInfo.processInfo.environment["STOL_UPDATE_OPENRPC"] == "1", generated != committed {
             try Data(generated).write(to: committedURL)
@@ -56,17 +61,33 @@ import Testing
         #expect(upToDate, "protocol/openrpc.json is stale: run STOL_UPDATE_OPENRPC=1 swift test --filter ProtocolDocumentTests")
     }
 
-    /// Each params type's shape, as the generator reads it, for a few methods whose params are known.
+    /// Each request's shape, as the generator reads it, for a few methods whose params are known.
     @Test func paramsShapesFollowTheTypes() {
-        let search = SearchMethods.Query.paramsShape.members
+        let search = SearchQueryRequest.paramsShape.members
         #expect(search.map(\.name) == ["query", "rank", "conservation", "within", "habitat", "lang", "limit", "offset", "cursor"])
         #expect(search.allSatisfy { !$0.required })
         #expect(search.first { $0.name == "within" }?.schema == .object(["type": "integer"]))
-        let get = BrowseMethods.Get.paramsShape.members
+        #expect(search.first { $0.name == "rank" }?.schema == .object(["type": "string", "enum": .array(Rank.allCases.map { .string($0.rawValue) })]))
+        let get = TaxonGetRequest.paramsShape.members
         #expect(get.map { "\($0.name):\($0.required)" } == ["id:true", "lang:false"])
-        let lca = CompareMethods.LowestCommonAncestors.paramsShape.members
+        let lca = CompareLCARequest.paramsShape.members
         #expect(lca.first?.schema == .object(["type": "array", "items": .object(["type": "array", "items": .object(["type": "integer"])])]))
-        #expect(FavoritesMethods.Clear.paramsShape.members.isEmpty)
+        #expect(FavoritesClearRequest.paramsShape.members.isEmpty)
+    }
+
+    /// Every contract of the protocol is served under its name, and the engine serves nothing
+    /// without one: clients and engine share every method's types.
+    @Test func everyContractIsServedAndEveryMethodHasAContract() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stol-doc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let engine = try Engine(configuration: .init(dataDirectory: directory), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let table = Self.servedTable(engine)
+        for contract in ProtocolCatalog.requests {
+            let served = try #require(table[contract.method], "\(contract.method) is not served")
+            #expect(served.contract.map { ObjectIdentifier($0) } == ObjectIdentifier(contract), "\(contract.method) is served with another contract")
+        }
+        let contracts = Set(ProtocolCatalog.requests.map { $0.method } + ProtocolCatalog.notifications.map { $0.method })
+        #expect(Set(table.names).subtracting(contracts).isEmpty, "served without a contract: \(Set(table.names).subtracting(contracts).sorted())")
     }
 
     /// Every integer param of every engine method has a range (`BoundedParams`), which the
@@ -85,10 +106,10 @@ import Testing
             }
         }
         #expect(unbounded.isEmpty, "integer params without minimum and maximum: \(unbounded)")
-        #expect(BrowseMethods.Children.paramsBounds["limit"] == 1...1000)
-        #expect(CompareMethods.LowestCommonAncestors.paramsBounds["pairs.*.*"] == Params.taxonIDs)
+        #expect(TaxonChildrenRequest.paramsBounds["limit"] == 1...1000)
+        #expect(CompareLCARequest.paramsBounds["pairs.*.*"] == IntegerBounds.taxonIDs)
         let lca = document["methods"]?.arrayValue?.first { $0["name"] == "compare/lca" }?["params"]?.arrayValue?.first?["schema"]?["items"]?["items"]
-        #expect(lca?["minimum"] == 1 && lca?["maximum"] == .integer(Params.taxonIDs.upperBound))
+        #expect(lca?["minimum"] == 1 && lca?["maximum"] == .integer(IntegerBounds.taxonIDs.upperBound))
     }
 
     /// Every key of real answers is documented in its method's result schema (through `$ref`,
@@ -97,38 +118,40 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stol-doc-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let engine = try Engine(configuration: .init(dataDirectory: directory), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let client = InProcessClient(engine.methods())
+        let client = InProcessClient.serving { engine.methods() }
         let document = try JSONParser.parse(try EngineInfo.openRPCDocument())
-        let found = try await client.call(SearchMethods.Query.self, .init(query: "Panthera leo", rank: "species"))
-        let lion = try #require(found["results"]?.arrayValue?.first?["id"]?.int64Value)
-        let tiger = try #require(try await client.call(SearchMethods.Query.self, .init(query: "Panthera tigris", rank: "species"))["results"]?.arrayValue?.first?["id"]?.int64Value)
-        let koala = try #require(try await client.call(SearchMethods.Query.self, .init(query: "Phascolarctos cinereus", rank: "species"))["results"]?.arrayValue?.first?["id"]?.int64Value)
-        let coli = try #require(try await client.call(SearchMethods.Query.self, .init(query: "Escherichia coli", rank: "species"))["results"]?.arrayValue?.first?["id"]?.int64Value)
-        _ = try await client.call(FavoritesMethods.Add.self, .init(taxonId: lion))
-        let calls: [(String, JSONValue?)] = [
-            ("database/info", nil), ("database/languages", nil), ("taxon/get", .object(["id": .integer(lion)])), ("taxon/roots", nil),
-            ("taxon/children", .object(["id": .integer(lion)])), ("taxon/ancestors", .object(["id": .integer(lion)])), ("taxon/names", .object(["id": .integer(lion)])),
-            ("taxon/traits", .object(["id": .integer(lion)])), ("taxon/references", .object(["id": .integer(lion)])), ("taxon/detail", .object(["id": .integer(lion)])),
-            ("search/query", .object(["query": "lions"])), ("search/query", .object(["query": "Pantera leo"])), ("search/autocomplete", .object(["prefix": "lio"])),
-            ("compare/taxa", .object(["a": .integer(lion), "b": .integer(tiger)])), ("compare/taxa", .object(["a": .integer(lion), "b": .integer(coli)])), ("compare/lca", .object(["pairs": [[.integer(lion), .integer(tiger)]]])),
-            ("compare/relatives", .object(["id": .integer(lion)])), ("compare/stats", nil),
-            ("favorites/contains", .object(["taxonId": .integer(lion)])), ("favorites/contains", .object(["taxonIds": [.integer(lion)]])),
-            ("favorites/count", nil), ("favorites/status", nil), ("favorites/storageBytes", nil), ("favorites/list", nil),
-            ("favorites/export", nil), ("favorites/toggle", .object(["taxonId": .integer(tiger)])), ("about", nil), ("storage/report", nil),
-            ("diagnostics/status", nil), ("media/packs", nil), ("media/image", .object(["taxonId": .integer(lion)])),
-            ("database/cancelImport", nil), ("media/cancelImport", nil),
-            ("taxon/traits", .object(["id": .integer(lion), "lang": "de"])),
-            ("taxon/detail", .object(["id": .integer(lion), "lang": "fr", "include": ["image", "favorite", "relatives"]])),
-            ("media/image", .object(["taxonIds": [.integer(lion), .integer(koala)], "size": "thumbnail"])),
-            ("taxon/detail", .object(["id": .integer(koala), "include": ["image"], "imageSize": "page"])),
-            ("search/query", .object(["query": "Koala"])),
+        func species(_ name: String) async throws -> TaxonID {
+            try #require(try await client.send(SearchQueryRequest(query: name, rank: .species)).results.first?.id)
+        }
+        let lion = try await species("Panthera leo"), tiger = try await species("Panthera tigris"), koala = try await species("Phascolarctos cinereus")
+        let coli = try await species("Escherichia coli")
+        _ = try await client.send(FavoritesAddRequest(taxonId: lion))
+        let calls: [any RPCRequest] = [
+            DatabaseInfoRequest(), DatabaseLanguagesRequest(), TaxonGetRequest(id: lion), TaxonRootsRequest(),
+            TaxonChildrenRequest(id: lion), TaxonAncestorsRequest(id: lion), TaxonNamesRequest(id: lion),
+            TaxonTraitsRequest(id: lion), TaxonReferencesRequest(id: lion), TaxonDetailRequest(id: lion),
+            SearchQueryRequest(query: "lions"), SearchQueryRequest(query: "Pantera leo"), SearchAutocompleteRequest(prefix: "lio"),
+            CompareTaxaRequest(a: lion, b: tiger), CompareTaxaRequest(a: lion, b: coli), CompareLCARequest(pairs: [[lion, tiger]]),
+            CompareRelativesRequest(id: lion), CompareStatsRequest(),
+            FavoritesContainsRequest(taxonId: lion), FavoritesContainsRequest(taxonIds: [lion]),
+            FavoritesCountRequest(), FavoritesStatusRequest(), FavoritesStorageBytesRequest(), FavoritesListRequest(),
+            FavoritesExportRequest(), FavoritesToggleRequest(taxonId: tiger), AboutRequest(), StorageReportRequest(),
+            DiagnosticsStatusRequest(), MediaPacksRequest(), MediaImageRequest(taxonId: lion),
+            DatabaseCancelImportRequest(), MediaCancelImportRequest(),
+            TaxonTraitsRequest(id: lion, lang: "de"),
+            TaxonDetailRequest(id: lion, lang: "fr", include: [.image, .favorite, .relatives]),
+            MediaImageRequest(taxonIds: [lion, koala], size: .thumbnail),
+            TaxonDetailRequest(id: koala, include: [.image], imageSize: .page),
+            SearchQueryRequest(query: "Koala"),
         ]
-        for (name, params) in calls {
-            let result = try await client.call(name, params: params)
+        for request in calls {
+            let name = type(of: request).method
+            let result = try await client.send(method: name, params: try JSONEncoding.value(of: request))
             let method = try #require(document["methods"]?.arrayValue?.first { $0["name"]?.stringValue == name })
             let undocumented = SchemaKeys.undocumented(in: result, schema: method["result"]?["schema"] ?? .object([]), document: document)
             #expect(undocumented.isEmpty, "\(name) answers keys its result schema does not document: \(undocumented)")
         }
+        await client.shutdown()
         await engine.close()
     }
 }

@@ -1,4 +1,7 @@
+import STOLJSON
+import STOLProtocol
 import Testing
+
 @testable import STOLRPC
 
 /// Counting a batch's entries without parsing it, so an oversized batch is refused before any
@@ -31,7 +34,7 @@ import Testing
 
     /// Over the cap, a batch is refused whole, before parsing: one error, not one per entry.
     @Test func theServerRefusesAnOversizedBatchBeforeParsingIt() async {
-        let h = ServerHarness { $0.maxBatchEntries = 3 }
+        let h = ServerHarness { $0.limits.maxBatchEntries = 3 }
         h.send("[{},{},{},{}]")
         let refused = await h.next()
         #expect(refused?["error"]?["data"]?["kind"] == "batchTooLarge")

@@ -1,10 +1,13 @@
+import STOLJSON
+import STOLProtocol
 import Testing
+
 @testable import STOLRPC
 
 /// Integer ranges checked where params are decoded, and exact reading of JSON numbers.
 @Suite struct BoundedParamsTests {
     @Test func numbersAreReadExactlyAsIntegers() {
-        let cases: [(String, IntegerBounds.Integer)] = [
+        let cases: [(String, JSONNumber.Integer)] = [
             ("0", .exact(0)), ("-0", .exact(0)), ("3.0", .exact(3)), ("3e2", .exact(300)), ("12.50e1", .exact(125)), ("100e-2", .exact(1)),
             ("0.000e5", .exact(0)), ("0e-99999999999999999999", .exact(0)), ("9223372036854775807", .exact(.max)),
             ("-9223372036854775808", .exact(.min)), ("9007199254740993", .exact(9_007_199_254_740_993)),
@@ -12,10 +15,10 @@ import Testing
             ("1e400", .beyondInt64), ("1e99999999999999999999", .beyondInt64), ("1.5", .notIntegral), ("1e-3", .notIntegral),
             ("1e-99999999999999999999", .notIntegral), ("2.5E-7", .notIntegral),
         ]
-        for (text, expected) in cases { #expect(IntegerBounds.integer(text) == expected, "\(text)") }
+        for (text, expected) in cases { #expect(JSONNumber.integer(text) == expected, "\(text)") }
         // A long run of zeros is read in linear time (no quadratic trimming).
-        #expect(IntegerBounds.integer("0." + String(repeating: "0", count: 200_000) + "1") == .notIntegral)
-        #expect(IntegerBounds.integer(String(repeating: "0", count: 1) + "." + String(repeating: "0", count: 200_000)) == .exact(0))
+        #expect(JSONNumber.integer("0." + String(repeating: "0", count: 200_000) + "1") == .notIntegral)
+        #expect(JSONNumber.integer(String(repeating: "0", count: 1) + "." + String(repeating: "0", count: 200_000)) == .exact(0))
     }
 
     struct Page: BoundedParams {
@@ -28,7 +31,7 @@ import Testing
     func decode(_ text: String) throws(RPCError) -> Page {
         let value: JSONValue
         do { value = try JSONParser.parse(Array(text.utf8)) } catch { fatalError("\(error)") }
-        return try ResultEncoding.decodeParams(Page.self, from: value)
+        return try ParamsDecoding.decode(Page.self, from: value)
     }
 
     @Test func outOfRangeNamesTheFieldAndTheRange() throws {
@@ -50,7 +53,7 @@ import Testing
         struct Small: Decodable { var n: Int32 }
         let value = try JSONParser.parse(Array(#"{"n": 3000000000}"#.utf8))
         #expect(throws: RPCError.invalidParams(field: "n", "is out of range: must be an integer from -2147483648 to 2147483647")) {
-            try ResultEncoding.decodeParams(Small.self, from: value)
+            try ParamsDecoding.decode(Small.self, from: value)
         }
     }
 }

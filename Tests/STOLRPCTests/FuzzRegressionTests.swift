@@ -1,4 +1,6 @@
+import STOLJSON
 import Testing
+
 @testable import STOLRPC
 
 /// Inputs the stdio fuzzer found; each once produced output that was not valid JSON-RPC.

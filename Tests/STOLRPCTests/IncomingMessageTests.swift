@@ -1,4 +1,7 @@
+import STOLJSON
+import STOLProtocol
 import Testing
+
 @testable import STOLRPC
 
 @Suite struct IncomingMessageTests {

@@ -4,9 +4,12 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Testing
-@testable import STOLRPC
+import STOLJSON
+import STOLProtocol
 import STOLSupport
+import Testing
+
+@testable import STOLRPC
 
 /// How the server ends: `shutdown` and `exit` pipelined behind other requests, `stop` (what a
 /// signal does), and batches held to the running-request limit and the batch-size cap.
@@ -18,7 +21,7 @@ import STOLSupport
         methods.on("test/write", ordering: .writes("state")) { (params: [String: String], _) in
             try await Task.sleep(for: .milliseconds(200))
             log.withLock { $0.append(params["name"] ?? "?") }
-            return EmptyResult()
+            return EmptyResponse()
         }
         let h = ServerHarness(methods: methods)
         h.send("""
@@ -104,13 +107,13 @@ import STOLSupport
     @Test func eachRequestOfABatchCountsAgainstTheRunningLimit() async throws {
         let running = Locked((now: 0, most: 0))
         var methods = MethodTable.conformanceMethods()
-        methods.on("test/busy") { (_: NoParams, _) in
+        methods.on("test/busy") { (_: JSONValue, _) in
             running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
             try await Task.sleep(for: .milliseconds(20))
             running.withLock { $0.now -= 1 }
-            return EmptyResult()
+            return EmptyResponse()
         }
-        let h = ServerHarness(methods: methods) { $0.maxRunningRequests = 4 }
+        let h = ServerHarness(methods: methods) { $0.limits.maxRunningRequests = 4 }
         let entries = (1...40).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"test/busy"}"# }
         h.send("[" + entries.joined(separator: ",") + "]")
         let responses = try #require(await h.next(timeout: .seconds(20))?.arrayValue)
@@ -120,7 +123,7 @@ import STOLSupport
     }
 
     @Test func aBatchOverTheCapIsRefusedWithATypedError() async throws {
-        let h = ServerHarness { $0.maxBatchEntries = 3 }
+        let h = ServerHarness { $0.limits.maxBatchEntries = 3 }
         let entry = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
         h.send("[" + Array(repeating: entry, count: 4).joined(separator: ",") + "]")
         let error = await h.next()
@@ -139,12 +142,12 @@ import STOLSupport
     @Test func aBatchKeepsItsAnswersUpToItsBoundAndRefusesTheRest() async throws {
         let ran = Locked(0)
         var methods = MethodTable.conformanceMethods()
-        methods.on("test/count") { (_: NoParams, _) in
+        methods.on("test/count") { (_: JSONValue, _) in
             ran.withLock { $0 += 1 }
-            return EmptyResult()
+            return EmptyResponse()
         }
         // Each `get_data` answer is 45 bytes (46 with a two-digit id): four fit in 200, five do not.
-        let h = ServerHarness(methods: methods) { $0.maxBatchAnswerBytes = 200 }
+        let h = ServerHarness(methods: methods) { $0.limits.maxBatchAnswerBytes = 200 }
         var entries = (1...10).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"get_data"}"# }
         entries.append(#"{"jsonrpc":"2.0","method":"test/count"}"#)
         h.send("[" + entries.joined(separator: ",") + "]")

@@ -5,20 +5,21 @@ import Darwin
 #endif
 import Foundation
 import Logging
-@testable import STOLRPC
+import STOLJSON
 import STOLSupport
+import STOLTestSupport
 
-/// Runs a real `RPCServer` in-process over two pipes, the way stdio would connect it.
+@testable import STOLRPC
+
+/// Runs a real `RPCServer` in-process over two pipes, the way stdio would connect it; its output
+/// is read by the tests' one pipe reader (`LineCollector`).
 final class ServerHarness: Sendable {
     let server: RPCServer
     private let toServer: Int32
     private let serverOutput: Int32
-    private final class Lines: Sendable {
-        let queue = Locked<[String]>([])
-    }
-    private let received = Lines()
-    /// Set when the server has closed its output and everything it wrote has been read.
-    private let outputEnded = Locked(false)
+    private let received: LineCollector
+    /// Whether `remaining()` closed the server's output (it is closed once).
+    private let outputClosed = Locked(false)
     let exitCode: Task<Int32, Never>
 
     init(methods: MethodTable = .conformanceMethods(), configure: (inout RPCServer.Options) -> Void = { _ in }) {
@@ -32,26 +33,7 @@ final class ServerHarness: Sendable {
         server = RPCServer(methods: methods, options: options, input: input[0], output: output[1], logger: logger)
         toServer = input[1]
         serverOutput = output[1]
-        let readFD = output[0]
-        let received = self.received, outputEnded = self.outputEnded
-        let thread = Thread {
-            var buffer: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(readFD, $0.baseAddress, 65536) }
-                if n <= 0 {
-                    outputEnded.withLock { $0 = true }
-                    break
-                }
-                buffer += chunk[0..<n]
-                while let nl = buffer.firstIndex(of: 0x0A) {
-                    let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                    received.queue.withLock { $0.append(line) }
-                    buffer.removeSubrange(...nl)
-                }
-            }
-        }
-        thread.start()
+        received = LineCollector(fd: output[0], closesAtEnd: true)
         let server = self.server
         exitCode = Task { await server.run() }
     }
@@ -68,25 +50,16 @@ final class ServerHarness: Sendable {
     func remaining() async -> [JSONValue] {
         _ = await exitCode.value
         // `run()` has flushed everything; closing the write end lets the reader see the end.
-        let closeOnce = outputEnded.withLock { ended -> Bool in !ended }
-        if closeOnce { close(serverOutput) }
-        while !outputEnded.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(2)) }
-        return received.queue.withLock { lines in
-            defer { lines.removeAll() }
-            return lines.compactMap { try? JSONParser.parse(Array($0.utf8)) }
+        let first = outputClosed.withLock { closed -> Bool in
+            defer { closed = true }
+            return !closed
         }
+        if first { close(serverOutput) }
+        return await received.remaining()
     }
 
-    /// The next output line, or nil after `timeout`. The default is long: under a loaded machine
-    /// other tests may hold the cooperative pool for seconds, and nothing here is a speed check.
+    /// The next output message, or nil after `timeout`.
     func next(timeout: Duration = .seconds(60)) async -> JSONValue? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let line = received.queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
-                return try? JSONParser.parse(Array(line.utf8))
-            }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return nil
+        await received.next(timeout: timeout)
     }
 }

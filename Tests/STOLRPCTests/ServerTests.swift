@@ -1,7 +1,10 @@
 import Foundation
-import Testing
-@testable import STOLRPC
+import STOLJSON
+import STOLProtocol
 import STOLSupport
+import Testing
+
+@testable import STOLRPC
 
 @Suite struct ServerTests {
     @Test func aSlowRequestIsOvertakenByAFastOne() async throws {
@@ -29,7 +32,7 @@ import STOLSupport
     @Test func aFailureAfterCancellationIsACancellation() async throws {
         struct Interrupted: Error {}
         var methods = MethodTable.conformanceMethods()
-        methods.on("test/interruptible") { (_: NoParams, _) -> JSONValue in
+        methods.on("test/interruptible") { (_: JSONValue, _) -> JSONValue in
             while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
             throw Interrupted()
         }
@@ -117,7 +120,7 @@ import STOLSupport
     }
 
     @Test func oversizedLinesAreAnsweredAndSkipped() async throws {
-        let h = ServerHarness { $0.maxMessageBytes = 100 }
+        let h = ServerHarness { $0.limits.maxMessageBytes = 100 }
         h.send(#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":""# + String(repeating: "x", count: 500) + #""}}"#)
         h.send(#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
         let error = await h.next()
@@ -128,14 +131,14 @@ import STOLSupport
     @Test func orderedMethodsRunInArrivalOrder() async throws {
         let log = Locked<[String]>([])
         var methods = MethodTable()
-        methods.on("slowWrite", ordering: .writes("state")) { (_: NoParams, _) in
+        methods.on("slowWrite", ordering: .writes("state")) { (_: JSONValue, _) in
             try await Task.sleep(for: .milliseconds(300))
             log.withLock { $0.append("slow") }
-            return EmptyResult()
+            return EmptyResponse()
         }
-        methods.on("fastWrite", ordering: .writes("state")) { (_: NoParams, _) in
+        methods.on("fastWrite", ordering: .writes("state")) { (_: JSONValue, _) in
             log.withLock { $0.append("fast") }
-            return EmptyResult()
+            return EmptyResponse()
         }
         let h = ServerHarness(methods: methods)
         h.send(#"{"jsonrpc":"2.0","id":1,"method":"slowWrite"}"#)
@@ -150,19 +153,15 @@ import STOLSupport
     @Test func readsWaitForEarlierWritesOfTheirResourceOnly() async throws {
         let value = Locked(0)
         var methods = MethodTable()
-        methods.on("slowSet", ordering: .writes("a")) { (_: NoParams, _) in
-            try await Task.sleep(for: .milliseconds(400))
-            value.withLock { $0 = 42 }
-            return EmptyResult()
-        }
-        methods.on("getA", ordering: .reads("a")) { (_: NoParams, _) in
+        Self.addSlowSet(to: &methods, value: value)
+        methods.on("getA", ordering: .reads("a")) { (_: JSONValue, _) in
             JSONValue.integer(value.withLock { $0 })
         }
-        methods.on("getB", ordering: .reads("b")) { (_: NoParams, _) in
+        methods.on("getB", ordering: .reads("b")) { (_: JSONValue, _) in
             JSONValue.integer(-1)
         }
-        methods.on("setB", ordering: .writes("b")) { (_: NoParams, _) in
-            EmptyResult()
+        methods.on("setB", ordering: .writes("b")) { (_: JSONValue, _) in
+            EmptyResponse()
         }
         let h = ServerHarness(methods: methods)
         h.send(#"{"jsonrpc":"2.0","id":1,"method":"slowSet"}"#)
@@ -178,24 +177,29 @@ import STOLSupport
         #expect(answers.first { $0["id"] == .number("2") }?["result"] == .number("42"))
     }
 
+    /// `slowSet`: writes `a`, setting `value` to 42 after 400 ms.
+    static func addSlowSet(to methods: inout MethodTable, value: Locked<Int>) {
+        methods.on("slowSet", ordering: .writes("a")) { (_: JSONValue, _) in
+            try await Task.sleep(for: .milliseconds(400))
+            value.withLock { $0 = 42 }
+            return EmptyResponse()
+        }
+    }
+
     /// A contract whose requests read `a` only when their params ask for it.
-    enum MaybeReadsA: RPCMethod {
-        struct Params: Decodable, Sendable { var withA: Bool? }
-        typealias Result = JSONValue
-        static let name = "maybeGetA"
+    struct MaybeReadsA: RPCRequest {
+        typealias Response = JSONValue
+        static let method = "maybeGetA"
+        var withA: Bool?
         static func ordering(for params: JSONValue?) -> MethodOrdering { params?["withA"] == .bool(true) ? .reads("a") : .concurrent }
     }
 
-    /// A request orders by its params (`RPCMethod.ordering(for:)`): the one that asks to read `a`
+    /// A request orders by its params (`RPCRequest.ordering(for:)`): the one that asks to read `a`
     /// waits for the earlier write of it, the one that does not overtakes it.
     @Test func orderingFollowsEachRequestsParams() async throws {
         let value = Locked(0)
         var methods = MethodTable()
-        methods.on("slowSet", ordering: .writes("a")) { (_: NoParams, _) in
-            try await Task.sleep(for: .milliseconds(400))
-            value.withLock { $0 = 42 }
-            return EmptyResult()
-        }
+        Self.addSlowSet(to: &methods, value: value)
         methods.on(MaybeReadsA.self) { _, _ in JSONValue.integer(value.withLock { $0 }) }
         #expect(methods["maybeGetA"]?.ordering == .concurrent)
         #expect(methods["maybeGetA"]?.ordering(for: .object(["withA": true])) == .reads("a"))
@@ -214,13 +218,13 @@ import STOLSupport
     @Test func writesWaitForEarlierReadsOfTheirResource() async throws {
         let value = Locked(0)
         var methods = MethodTable()
-        methods.on("slowGet", ordering: .reads("a")) { (_: NoParams, _) in
+        methods.on("slowGet", ordering: .reads("a")) { (_: JSONValue, _) in
             try await Task.sleep(for: .milliseconds(300))
             return JSONValue.integer(value.withLock { $0 })
         }
-        methods.on("set", ordering: .writes("a")) { (_: NoParams, _) in
+        methods.on("set", ordering: .writes("a")) { (_: JSONValue, _) in
             value.withLock { $0 = 7 }
-            return EmptyResult()
+            return EmptyResponse()
         }
         let h = ServerHarness(methods: methods)
         h.send(#"{"jsonrpc":"2.0","id":1,"method":"slowGet"}"#)

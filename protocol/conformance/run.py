@@ -27,103 +27,16 @@ DEFAULT_TIMEOUT = 20.0
 CONFORMANCE_FLAG = "--conformance-methods"
 
 # --------------------------------------------------------------------------------------------
-# JSON values that keep the source text of numbers
+# JSON values that keep the source text of numbers: the tools' shared strict JSON
 # --------------------------------------------------------------------------------------------
 
-
-class Num:
-    """A JSON number that remembers its exact source text (`1.50`, `1e3`, `1234...890`)."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str):
-        self.text = text
-
-    @property
-    def value(self) -> Decimal:
-        return Decimal(self.text)
-
-    def is_integer_text(self) -> bool:
-        return re.fullmatch(r"-?(0|[1-9][0-9]*)", self.text) is not None
-
-    def __eq__(self, other):  # value equality, used only for convenience
-        return isinstance(other, Num) and self.value == other.value
-
-    def __hash__(self):
-        return hash(self.value)
-
-    def __repr__(self):
-        return self.text
-
-
-class DuplicateKey(ValueError):
-    pass
-
-
-def _pairs_hook(pairs):
-    obj = {}
-    for k, v in pairs:
-        if k in obj:
-            raise DuplicateKey(f"duplicate key {k!r}")
-        obj[k] = v
-    return obj
-
-
-def _reject_constant(name):
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def loads(text: str):
-    """Strict JSON parse; numbers become Num, NaN/Infinity and duplicate keys are rejected."""
-    return json.loads(
-        text,
-        parse_int=Num,
-        parse_float=Num,
-        parse_constant=_reject_constant,
-        object_pairs_hook=_pairs_hook,
-    )
-
-
-def dumps(v) -> str:
-    """Compact JSON text that writes numbers exactly as they were read."""
-    if isinstance(v, Num):
-        return v.text
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, (int, float)):
-        return json.dumps(v)
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, list):
-        return "[" + ",".join(dumps(e) for e in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + dumps(e) for k, e in v.items()) + "}"
-    raise TypeError(f"not a JSON value: {v!r}")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from strict_json import Num, dumps, loads, type_name  # noqa: E402
 
 
 def short(v, limit=300) -> str:
     s = v if isinstance(v, str) else dumps(v)
     return s if len(s) <= limit else s[: limit - 3] + "..."
-
-
-def type_name(v) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, Num):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    if isinstance(v, dict):
-        return "object"
-    return type(v).__name__
 
 
 def as_int(v, what: str) -> int:
@@ -285,7 +198,7 @@ def match_value(exp, act, path: str, exact_numbers: bool = False):
         if exact_numbers:
             if exp.text != act.text:
                 return f"{path}: expected {exp.text} written exactly so, got {act.text}"
-        elif exp.value != act.value:
+        elif exp.value != act.value:  # the same number, however written
             return f"{path}: expected {exp.text}, got {act.text}"
         return None
     if exp is None or isinstance(exp, (bool, str)):
@@ -598,15 +511,21 @@ class Output:
         self.eof = False
 
 
-def _read_stdout(fd, out: Output):
-    buf = b""
+def _chunks(fd):
+    """What `fd` delivers until its end (or a read error), chunk by chunk."""
     while True:
         try:
             chunk = os.read(fd, 65536)
         except OSError:
             chunk = b""
         if not chunk:
-            break
+            return
+        yield chunk
+
+
+def _read_stdout(fd, out: Output):
+    buf = b""
+    for chunk in _chunks(fd):
         buf += chunk
         if b"\n" in buf:
             *complete, buf = buf.split(b"\n")
@@ -621,13 +540,7 @@ def _read_stdout(fd, out: Output):
 
 def _read_stderr(fd, sink: list, limit=1 << 20):
     size = 0
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            chunk = b""
-        if not chunk:
-            break
+    for chunk in _chunks(fd):
         if size < limit:
             sink.append(chunk)
             size += len(chunk)

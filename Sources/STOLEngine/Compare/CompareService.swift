@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLProtocol
 import STOLSupport
 
 /// `compare/taxa` and `compare/relatives`: from the in-memory tree when it is ready, from SQL
@@ -127,7 +128,7 @@ public struct CompareService: Sendable {
 
     // MARK: compare/relatives
 
-    public func relatives(of id: Int64, n: Int = 10, source: RelativesSource = .precomputed, maxCandidates: Int = 5000, lang: String = "en") async throws -> RelativesResult {
+    public func relatives(of id: Int64, n: Int = 10, source: RelativesSource = .precomputed, maxCandidates: Int = 5000, lang: String = "en") async throws -> Relatives {
         let database = await databases.current()
         return try await relatives(of: id, n: n, source: source, maxCandidates: maxCandidates, lang: lang, in: database, using: await lca.snapshot(for: database))
     }
@@ -135,7 +136,7 @@ public struct CompareService: Sendable {
     /// Relatives in `database`; a nil `snapshot` computes them from SQL.
     public func relatives(
         of id: Int64, n: Int, source: RelativesSource, maxCandidates: Int, lang: String, in database: TaxonomyDatabase, using snapshot: LCASnapshot?
-    ) async throws -> RelativesResult {
+    ) async throws -> Relatives {
         let taxon = try await TaxonomyStore(database: database).taxon(id, lang: lang)
         // A named subspecies or variety (NCBI's dog) has relatives too: its species first.
         guard taxon.rank?.isSpeciesOrBelow == true else { throw CompareError.notASpecies(id) }
@@ -208,7 +209,7 @@ public struct CompareService: Sendable {
         return Array(kept.prefix(n))
     }
 
-    func materialise(_ chosen: [Candidate], source: RelativesSource, truncated: Bool, lang: String, in database: TaxonomyDatabase) async throws -> RelativesResult {
+    func materialise(_ chosen: [Candidate], source: RelativesSource, truncated: Bool, lang: String, in database: TaxonomyDatabase) async throws -> Relatives {
         let ids = Set(chosen.flatMap { [$0.id, $0.lca] })
         let select = TaxonomyStore.selectTaxon(in: database)
         let taxa = try await database.read { db in try TaxonomyStore.taxaByID(db, ids, lang: lang, select: select) }
@@ -217,7 +218,7 @@ public struct CompareService: Sendable {
             guard let taxon = taxa[c.id], let lca = taxa[c.lca] else { throw TaxonomyError.taxonNotFound(taxa[c.id] == nil ? c.id : c.lca) }
             out.append(Relative(rankOrder: i + 1, taxon: taxon, lca: lca, lcaDepth: c.lcaDepth, distance: c.distance))
         }
-        return RelativesResult(relatives: out, source: source, truncated: truncated)
+        return Relatives(relatives: out, source: source, truncated: truncated)
     }
 
     /// The SQL twin of `RelativesFinder`: the same outward walk (own subtree, then parent, grandparent,
@@ -315,67 +316,6 @@ public struct CompareService: Sendable {
     private static func chunks(_ ids: [Int64], size: Int = 500) -> [ArraySlice<Int64>] {
         stride(from: 0, to: ids.count, by: size).map { ids[$0..<min($0 + size, ids.count)] }
     }
-}
-
-/// Where relatives come from.
-public enum RelativesSource: String, Codable, Sendable, CaseIterable {
-    case precomputed, computed
-}
-
-/// The result of `compare/taxa`.
-public struct TaxaComparison: Codable, Sendable, Equatable {
-    public var a: Taxon
-    public var b: Taxon
-    public var lca: Taxon
-    /// From the taxon up to and including the LCA.
-    public var pathFromA: [Taxon]
-    public var pathFromB: [Taxon]
-    public var taxonomicDistance: Int
-    /// The LCA as structured fields, with how `a` and `b` sit in it.
-    public var sharedClade: SharedClade
-    /// `sharedClade` in an English sentence.
-    public var sharedCladeDescription: String
-    /// The Jaccard index of the two taxa's trait terms (`TraitComparison`), 0…1. Null (not
-    /// omitted) when either side has no traits or `includeTraitSimilarity` was false.
-    public var traitSimilarity: Double?
-    /// Per trait key, the values both share and those only one has.
-    public var traitDeltas: [TraitComparison.Delta]
-
-    enum CodingKeys: String, CodingKey {
-        case a, b, lca, pathFromA, pathFromB, taxonomicDistance, sharedClade, sharedCladeDescription, traitSimilarity, traitDeltas
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(a, forKey: .a)
-        try c.encode(b, forKey: .b)
-        try c.encode(lca, forKey: .lca)
-        try c.encode(pathFromA, forKey: .pathFromA)
-        try c.encode(pathFromB, forKey: .pathFromB)
-        try c.encode(taxonomicDistance, forKey: .taxonomicDistance)
-        try c.encode(sharedClade, forKey: .sharedClade)
-        try c.encode(sharedCladeDescription, forKey: .sharedCladeDescription)
-        try c.encode(traitSimilarity, forKey: .traitSimilarity)
-        try c.encode(traitDeltas, forKey: .traitDeltas)
-    }
-}
-
-/// One entry of `compare/relatives`.
-public struct Relative: Codable, Sendable, Equatable {
-    /// 1 for the closest.
-    public var rankOrder: Int
-    public var taxon: Taxon
-    public var lca: Taxon
-    public var lcaDepth: Int
-    public var distance: Int
-}
-
-public struct RelativesResult: Codable, Sendable, Equatable {
-    public var relatives: [Relative]
-    /// What answered: `precomputed` falls back to `computed` when the stored table cannot.
-    public var source: RelativesSource
-    /// The walk stopped at `maxCandidates` nodes: closer relatives may have been missed.
-    public var truncated: Bool
 }
 
 /// Compare requests that are valid but cannot be carried out.

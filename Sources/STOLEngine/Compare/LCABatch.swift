@@ -1,25 +1,6 @@
 import Foundation
 import GRDB
-import STOLRPC
-
-/// `compare/lca`: the lowest common ancestors of many pairs at once, ids only — the bulk form of
-/// `compare/taxa` for scripts and pipelines, where full taxa and paths would be mostly JSON.
-public struct LCABatch: Codable, Sendable, Equatable, JSONWritable {
-    /// The LCA of each pair, in order; null when the two taxa share no ancestor (different roots).
-    public var lcas: [Int64?]
-    /// Edges from one taxon to the other through their LCA; null when there is none.
-    public var distances: [Int?]
-    /// `tree` when answered from the in-memory index, `sql` when from the database.
-    public var source: String
-
-    public func writeJSON(into out: inout [UInt8]) {
-        JSONObject.write(into: &out) { o in
-            o.member("distances", distances)
-            o.member("lcas", lcas)
-            o.member("source", source)
-        }
-    }
-}
+import STOLProtocol
 
 extension CompareService {
     /// Most pairs one request may carry: 100,000 pairs is a few MB of JSON either way.

@@ -2,18 +2,13 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import Logging
+import STOLProtocol
 import STOLSupport
 
 /// The in-memory tree of one database: `TreeIndex` + `LCAIndex` with nodes numbered in preorder,
 /// and the maps between nodes and taxon ids. Immutable apart from `cache` (rows already read);
 /// requests hold it for as long as they need.
 public final class LCASnapshot: Sendable {
-    /// Where the tree was read from.
-    public enum Source: String, Sendable, Codable {
-        case eulerTour = "euler_tour"
-        case taxa
-    }
-
     public let tree: TreeIndex
     public let index: LCAIndex
     /// Taxon id of each node.
@@ -23,12 +18,12 @@ public final class LCASnapshot: Sendable {
     private let byID: [Int32]
     /// One bit per node: is it a species.
     private let speciesBits: [UInt64]
-    public let source: Source
+    public let source: LCATreeSource
     public let buildSeconds: Double
     /// Taxa and disambiguations read for inner nodes, so that each is read once.
     public let cache = TreeRowCache()
 
-    init(tree: TreeIndex, ids: [Int64], byID: [Int32], speciesBits: [UInt64], source: Source, buildSeconds: Double) {
+    init(tree: TreeIndex, ids: [Int64], byID: [Int32], speciesBits: [UInt64], source: LCATreeSource, buildSeconds: Double) {
         self.tree = tree
         self.index = LCAIndex(tree: tree)
         self.ids = ids
@@ -197,7 +192,7 @@ public enum LCASnapshotLoader {
     }
 
     /// Nil when the tour is not the tree of `taxa.parent_id` (`rows.taxaParents`).
-    static func build(_ rows: TourRows, source: LCASnapshot.Source, started: ContinuousClock.Instant) throws -> LCASnapshot? {
+    static func build(_ rows: TourRows, source: LCATreeSource, started: ContinuousClock.Instant) throws -> LCASnapshot? {
         let n = rows.ids.count
         // Nodes are already in preorder, siblings in tour order.
         let tree: TreeIndex
@@ -278,28 +273,15 @@ public enum LCASnapshotLoader {
 /// becomes active (or at the first compare request), dropped when another database takes over.
 /// Until it is ready, and for databases above `maxNodes`, callers get nil and answer from SQL.
 public actor LCAService {
-    public enum State: String, Sendable, Codable {
-        case building, ready, disabled, fallback
-    }
-
-    /// What `compare/stats` reports.
-    public struct Stats: Codable, Sendable, Equatable {
-        public var state: State
-        public var nodes: Int
-        public var bytes: Int
-        public var buildSeconds: Double?
-        public var source: LCASnapshot.Source?
-    }
-
     private final class Entry {
         weak var database: TaxonomyDatabase?
-        var state: State
+        var state: LCAIndexState
         var snapshot: LCASnapshot?
         var task: Task<Void, Never>?
         let nodes: Int
         let generation: Int
 
-        init(database: TaxonomyDatabase, state: State, generation: Int) {
+        init(database: TaxonomyDatabase, state: LCAIndexState, generation: Int) {
             self.database = database
             self.state = state
             self.nodes = database.taxaCount
@@ -372,11 +354,11 @@ public actor LCAService {
         await entry(for: database)?.snapshot
     }
 
-    public func stats(for database: TaxonomyDatabase) async -> Stats {
+    public func stats(for database: TaxonomyDatabase) async -> LCAStats {
         guard let e = await entry(for: database) else {
-            return Stats(state: .fallback, nodes: database.taxaCount, bytes: 0, buildSeconds: nil, source: nil)
+            return LCAStats(state: .fallback, nodes: database.taxaCount, bytes: 0, buildSeconds: nil, source: nil)
         }
-        return Stats(state: e.state, nodes: e.snapshot?.count ?? e.nodes, bytes: e.snapshot?.bytes ?? 0, buildSeconds: e.snapshot?.buildSeconds, source: e.snapshot?.source)
+        return LCAStats(state: e.state, nodes: e.snapshot?.count ?? e.nodes, bytes: e.snapshot?.bytes ?? 0, buildSeconds: e.snapshot?.buildSeconds, source: e.snapshot?.source)
     }
 
     /// Waits until `database`'s build has ended (ready, failed or disabled).

@@ -1,4 +1,5 @@
 import Foundation
+import STOLProtocol
 
 /// How two taxa's traits compare (`compare/taxa`): per key, the values both share and those only
 /// one has, and a similarity figure.
@@ -9,14 +10,6 @@ import Foundation
 /// to its SI base unit (`140–250 cm` = `1.4–2.5 m`). Keys are folded alike, `_` read as a space, and
 /// a unit ending the key (`body_length_mm`) moves to its numeric values.
 public enum TraitComparison {
-    /// One key's comparison; values as the first taxon that has them writes them.
-    public struct Delta: Codable, Sendable, Equatable {
-        public var key: String
-        public var shared: [String]
-        public var onlyA: [String]
-        public var onlyB: [String]
-    }
-
     /// One term of a trait: shown as written, compared by its normal form.
     struct Term: Equatable {
         var display: String
@@ -25,14 +18,14 @@ public enum TraitComparison {
 
     /// Per key (in order of the folded key), shared and one-sided terms; and the Jaccard index of
     /// the two sets of (key, term) pairs, nil when either taxon has no traits.
-    public static func compare(_ a: [Trait], _ b: [Trait]) -> (deltas: [Delta], similarity: Double?) {
+    public static func compare(_ a: [Trait], _ b: [Trait]) -> (deltas: [TraitDelta], similarity: Double?) {
         let x = terms(a), y = terms(b)
-        var deltas: [Delta] = []
+        var deltas: [TraitDelta] = []
         var shared = 0, union = 0
         for key in Set(x.keys).union(y.keys).sorted() {
             let ta = x[key]?.terms ?? [], tb = y[key]?.terms ?? []
             let inB = Set(tb.map(\.normal)), inA = Set(ta.map(\.normal))
-            let delta = Delta(
+            let delta = TraitDelta(
                 key: x[key]?.display ?? y[key]?.display ?? key,
                 shared: ta.filter { inB.contains($0.normal) }.map(\.display),
                 onlyA: ta.filter { !inB.contains($0.normal) }.map(\.display),

@@ -1,4 +1,5 @@
 import GRDB
+import STOLProtocol
 
 /// The root of all life: the clade `compare/taxa` names when two taxa are in different trees of
 /// the database (a lion and *E. coli*, under the domains Eukaryota and Bacteria). It is no taxon
@@ -6,7 +7,7 @@ import GRDB
 /// no rank, whose children are the database's roots.
 enum TreeOfLife {
     /// The pseudo-taxon's id: 0, which no taxon has.
-    static let id: Int64 = 0
+    static let id = Taxon.rootOfLifeID
     /// Its scientific name, the usual one for all living things together (Catalogue of Life's root).
     static let scientificName = "Biota"
 

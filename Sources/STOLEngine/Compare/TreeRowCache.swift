@@ -1,3 +1,4 @@
+import STOLProtocol
 import STOLSupport
 
 /// Taxa already read for the inner nodes of one database's in-memory tree, and the

@@ -1,4 +1,5 @@
 import GRDB
+import STOLProtocol
 
 /// A read found the active taxonomy database damaged: SQLite reported corrupt pages or a file
 /// that is no longer a database, FTS5 an index it cannot read, or the data broke the schema (a
@@ -7,12 +8,12 @@ import GRDB
 /// `database/deactivateReference` falls back to the bundled database.
 public struct DatabaseDamage: Error, Sendable, Equatable, CustomStringConvertible {
     /// Which database is damaged.
-    public var source: TaxonomyDatabase.Source
+    public var source: DatabaseSource
     /// What SQLite said, or what the data breaks.
     public var detail: String
 
     /// The damage an error from a read shows, if it shows any.
-    static func from(_ error: any Error, source: TaxonomyDatabase.Source) -> DatabaseDamage? {
+    static func from(_ error: any Error, source: DatabaseSource) -> DatabaseDamage? {
         if let fault = error as? DataFault { return DatabaseDamage(source: source, detail: fault.detail) }
         // GRDB's throwing decoders (`Int64.fetchAll`, `row.decode`) meet a value of another type.
         if let error = error as? RowDecodingError { return DatabaseDamage(source: source, detail: "a value of an unexpected type: \(error)") }

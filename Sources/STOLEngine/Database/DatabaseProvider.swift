@@ -1,5 +1,4 @@
 import Foundation
-import STOLRPC
 import STOLSupport
 
 /// Owns the open taxonomy databases and says which one is active.
@@ -12,10 +11,10 @@ public actor DatabaseProvider {
     /// The bundled database: always present, never written.
     public let bundled: TaxonomyDatabase
     private var active: TaxonomyDatabase {
-        didSet { activeNowMirror.withLock { $0 = active } }
+        didSet { activeMirror.withLock { $0 = active } }
     }
     /// `active`, readable without entering the actor.
-    private nonisolated let activeNowMirror: Locked<TaxonomyDatabase>
+    private nonisolated let activeMirror: Locked<TaxonomyDatabase>
     /// Held weakly: the engine owns the provider.
     private struct WeakCheck {
         weak var value: (any DataDirectoryFollower)?
@@ -26,28 +25,28 @@ public actor DatabaseProvider {
     public init(bundled: TaxonomyDatabase, active: TaxonomyDatabase? = nil) {
         self.bundled = bundled
         self.active = active ?? bundled
-        self.activeNowMirror = Locked(active ?? bundled)
+        self.activeMirror = Locked(active ?? bundled)
     }
 
     /// The active database, without waiting, when the data directory is as the engine last saw
     /// it; nil when a change another engine made must be caught up with first (then `current()`).
-    /// For answers given on the spot (`MethodTable.on(_:immediately:_:)`): `moment` is a number
-    /// that grows with the client's input (`ImmediateContext.inputRead`), and a look at the disk
-    /// made at one moment serves every request of the same moment.
-    public nonisolated func currentIfInStep(checkedAfter moment: Int) -> TaxonomyDatabase? {
-        if let follower = beforeServing.withLock({ $0.value }), !follower.isInStepWithDataDirectory(checkedAfter: moment) { return nil }
-        return activeNowMirror.withLock { $0 }
+    /// For inline answers (`MethodTable.on(_:inline:_:)`): `moment` is a number that grows with
+    /// the client's input (`InlineContext.inputRead`), and a look at the disk made at one moment
+    /// serves every request of the same moment.
+    public nonisolated func currentForInlineRead(checkedAfter moment: Int) -> TaxonomyDatabase? {
+        if let follower = beforeServing.withLock({ $0.value }), !follower.isDataDirectoryUnchanged(checkedAfter: moment) { return nil }
+        return activeMirror.withLock { $0 }
     }
 
     /// The database requests should read now, once the follower set by `setBeforeServing` has
     /// caught up with the data directory. The check runs outside the actor.
     public nonisolated func current() async -> TaxonomyDatabase {
         if let follower = beforeServing.withLock({ $0.value }) { await follower.catchUpWithDataDirectory() }
-        return await activeNow()
+        return await activeUnchecked()
     }
 
     /// The active database without the check: for the code that switches it.
-    func activeNow() -> TaxonomyDatabase { active }
+    func activeUnchecked() -> TaxonomyDatabase { active }
 
     /// Sets what `current()` asks to catch up first (the engine, held weakly).
     nonisolated func setBeforeServing(_ follower: any DataDirectoryFollower) {

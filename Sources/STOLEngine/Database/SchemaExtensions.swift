@@ -49,6 +49,10 @@ public enum SchemaExtensions {
     /// (Open Tree). Import accepts the column with or without NOT NULL.
     static let nullableColumns: Set<String> = ["taxa.rank"]
 
+    /// Values an engine extension adds to a column's CHECK set (`taxa.rank`: the ranks below
+    /// species). Import accepts the specification's narrower set as well.
+    static let widenedChecks: [String: [String]] = ["taxa.rank": ["subspecies", "variety"]]
+
     /// The SQL that creates `extension` (empty; `build` fills it).
     public static func createSQL(_ extension: Extension) -> String {
         switch `extension` {

@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import STOLProtocol
 
 /// Checks every value of a taxonomy database's tables against the schema, as the engine will read
 /// them (`StoredRow`): the storage class each column declares (an INTEGER column holds integers,

@@ -1,14 +1,5 @@
 import GRDB
-
-/// One language a database has common names in.
-public struct DatabaseLanguage: Codable, Sendable, Equatable {
-    /// The BCP-47 tag as stored (`en`, `es`, `de`, …).
-    public var lang: String
-    /// How many common names are in it.
-    public var names: Int
-    /// How many taxa have at least one of them.
-    public var taxa: Int
-}
+import STOLProtocol
 
 extension TaxonomyDatabase {
     /// The languages of the database's common names, most names first (then by tag). Read once

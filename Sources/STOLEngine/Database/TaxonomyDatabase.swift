@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLProtocol
 import STOLSupport
 
 /// An open, read-only taxonomy database with a small pool of connections, so that a long query
@@ -8,12 +9,7 @@ import STOLSupport
 /// Connections are opened `immutable` (SQLite takes no locks and never writes) with
 /// `trusted_schema=OFF` and `query_only`, because a reference database is a file from outside.
 public final class TaxonomyDatabase: Sendable {
-    /// Which database this is.
-    public enum Source: String, Sendable, Codable {
-        case bundled, reference
-    }
-
-    public let source: Source
+    public let source: DatabaseSource
     public let url: URL
     public let schemaVersion: Int
     public let taxaCount: Int
@@ -30,9 +26,9 @@ public final class TaxonomyDatabase: Sendable {
     /// prominence as 0.
     public let hasSearchRanking: Bool
     private let readers: [DatabaseQueue]
-    /// A connection of its own for `readNow`, so that reads on a caller's thread never queue
+    /// A connection of its own for `readInline`, so that reads on a caller's thread never queue
     /// behind the pool's.
-    private let immediateReader: DatabaseQueue
+    private let inlineReader: DatabaseQueue
     private let busy: Locked<[Int]>
     private let damageFound = Locked<DatabaseDamage?>(nil)
     /// The taxa `taxon/get` read most recently.
@@ -54,7 +50,7 @@ public final class TaxonomyDatabase: Sendable {
     /// `checksContent` (a `--database` file) every value, the tree and the full-text versions are
     /// checked first (`TaxonomyContentCheck`; skipped when the cache records that the file, as it
     /// is now, passed before): a problem is `corrupt`, naming the table, column and row.
-    public init(url: URL, source: Source, connections: Int = 3, extensionCache: ExtensionCache? = nil, checksContent: Bool = false) throws(DatabaseOpenError) {
+    public init(url: URL, source: DatabaseSource, connections: Int = 3, extensionCache: ExtensionCache? = nil, checksContent: Bool = false) throws(DatabaseOpenError) {
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw .unreadable(url.lastPathComponent) }
         if checksContent { try Self.checkContent(url, record: extensionCache) }
         let adapter = try Self.adapter(for: url, cache: extensionCache)
@@ -111,7 +107,7 @@ public final class TaxonomyDatabase: Sendable {
         }
         self.source = source
         self.url = url
-        self.immediateReader = readers.removeLast()
+        self.inlineReader = readers.removeLast()
         self.readers = readers
         self.busy = Locked([Int](repeating: 0, count: readers.count))
         (self.schemaVersion, self.taxaCount, self.datasetInfo, self.storesChildCounts, self.contentExtensions, self.hasSearchRanking) = facts
@@ -165,9 +161,9 @@ public final class TaxonomyDatabase: Sendable {
     /// answered on the protocol's intake thread, never on the cooperative pool. Concurrent
     /// callers take turns.
     @available(*, noasync, message: "blocks the calling thread; use read(_:) from async code")
-    public func readNow<T>(_ body: (Database) throws -> T) throws -> T {
+    public func readInline<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try immediateReader.unsafeRead(body)
+            return try inlineReader.unsafeRead(body)
         } catch {
             throw reported(error)
         }

@@ -1,3 +1,5 @@
+import STOLProtocol
+
 /// The limits the engine holds a taxonomy database to, at import and when it serves.
 public enum TaxonomyLimits {
     /// The deepest taxon served whole: a lineage has at most this many ancestors. Import refuses
@@ -5,5 +7,5 @@ public enum TaxonomyLimits {
     /// Tree's unranked synthesis, `nodes.tsv.gz`, 83).
     public static let maxDepth = 10_000
     /// Taxon ids, as the protocol carries them: positive and below 2^53 (JavaScript reads them exactly).
-    public static let taxonIDs: ClosedRange<Int64> = 1...(1 << 53) - 1
+    public static let taxonIDs = IntegerBounds.taxonIDs
 }

@@ -5,6 +5,6 @@ protocol DataDirectoryFollower: AnyObject, Sendable {
     /// Reopens, switches and follows settings after a change was seen.
     func followDataDirectory() async
     /// Whether nothing on disk changed since the last catch-up, asked without waiting; one look
-    /// per `moment` (see `DataDirectoryWatch.isInStep(checkedAfter:)`).
-    func isInStepWithDataDirectory(checkedAfter moment: Int) -> Bool
+    /// per `moment` (see `DataDirectoryWatch.isUnchanged(checkedAfter:)`).
+    func isDataDirectoryUnchanged(checkedAfter moment: Int) -> Bool
 }

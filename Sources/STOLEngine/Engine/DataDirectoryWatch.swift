@@ -19,8 +19,8 @@ actor DataDirectoryWatch {
     private var running: Task<Void, Never>?
     /// What the engine is known to be in step with: the stamp of the last look that found nothing
     /// new, or of the last catch-up once it ended (nil before the first and while one runs), and
-    /// the last moment `isInStep(checkedAfter:)` confirmed it.
-    private nonisolated let inStep = Locked<(stamp: Stamp?, confirmedAt: Int?)>((nil, nil))
+    /// the last moment `isUnchanged(checkedAfter:)` confirmed it.
+    private nonisolated let lastSeen = Locked<(stamp: Stamp?, confirmedAt: Int?)>((nil, nil))
 
     init(dataDirectory: URL) {
         settingsPath = EngineSettings(dataDirectory: dataDirectory).url.path
@@ -34,12 +34,12 @@ actor DataDirectoryWatch {
     /// `moment` grows with the client's input (the read that delivered the request). The client
     /// sent every request of one moment before that read returned, so one look at the disk made
     /// after it (two `lstat` calls) answers for all of them.
-    nonisolated func isInStep(checkedAfter moment: Int) -> Bool {
-        let known = inStep.withLock { $0 }
+    nonisolated func isUnchanged(checkedAfter moment: Int) -> Bool {
+        let known = lastSeen.withLock { $0 }
         guard let stamp = known.stamp else { return false }
         if known.confirmedAt == moment { return true }
         guard Self.stamp(settingsPath, referencePath) == stamp else { return false }
-        inStep.withLock { if $0.stamp == stamp { $0.confirmedAt = max($0.confirmedAt ?? moment, moment) } }
+        lastSeen.withLock { if $0.stamp == stamp { $0.confirmedAt = max($0.confirmedAt ?? moment, moment) } }
         return true
     }
 
@@ -62,17 +62,17 @@ actor DataDirectoryWatch {
             if running != nil { continue }
             guard let stamp else { return }
             guard stamp != seen else {
-                inStep.withLock { if $0.stamp != stamp { $0 = (stamp, nil) } }
+                lastSeen.withLock { if $0.stamp != stamp { $0 = (stamp, nil) } }
                 return
             }
             seen = stamp
-            inStep.withLock { $0 = (nil, nil) }
+            lastSeen.withLock { $0 = (nil, nil) }
             let task = Task { await follower.followDataDirectory() }
             running = task
             await task.value
             if running == task {
                 running = nil
-                inStep.withLock { $0 = (stamp, nil) }
+                lastSeen.withLock { $0 = (stamp, nil) }
             }
             return
         }

@@ -1,4 +1,5 @@
 import Foundation
+import STOLProtocol
 import STOLSupport
 
 /// Engines sharing a data directory (a GUI and a shell pipe, two windows): each follows the
@@ -46,8 +47,8 @@ extension Engine: DataDirectoryFollower {
         await watch.check(self)
     }
 
-    func isInStepWithDataDirectory(checkedAfter moment: Int) -> Bool {
-        watch.isInStep(checkedAfter: moment)
+    func isDataDirectoryUnchanged(checkedAfter moment: Int) -> Bool {
+        watch.isUnchanged(checkedAfter: moment)
     }
 
     func followDataDirectory() async {
@@ -59,11 +60,11 @@ extension Engine: DataDirectoryFollower {
         guard let enabled = try? await OffPool.run({ settings.diagnosticsEnabled }), enabled != diagnostics.isEnabled else { return }
         diagnostics.setEnabled(enabled)
         logger.info("another engine turned the diagnostics log \(enabled ? "on" : "off")")
-        emit(.diagnosticsChanged(enabled: enabled))
+        emit(.diagnosticsChanged(DiagnosticsDidChangeNotification(enabled: enabled)))
     }
 
     /// Announces another engine's change to the favourites (never opens the file itself).
     private func catchUpWithFavorites() async {
-        if let count = try? await favorites.outsideChangeIfOpen() { emit(.favoritesChanged(count: count)) }
+        if let count = try? await favorites.outsideChangeIfOpen() { emit(.favoritesChanged(FavoritesDidChangeNotification(count: count))) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import STOLProtocol
 import STOLSupport
 
 /// The engine: every service, wired together. `methods()` (in `Methods/`) exposes them.

@@ -1,46 +1,25 @@
-import STOLRPC
+import STOLProtocol
 
 /// Something the client should hear about without having asked: the active database, the
 /// favourites or the diagnostics setting changed (here, or in another engine on the same data
-/// directory). Each is one JSON-RPC notification.
+/// directory). Each is one of the protocol's notifications.
 public enum EngineEvent: Sendable, Equatable {
     /// `database/didSwitch {source, schemaVersion, taxaCount}`.
-    case databaseSwitched(source: TaxonomyDatabase.Source, schemaVersion: Int, taxaCount: Int)
+    case databaseSwitched(DatabaseDidSwitchNotification)
     /// `favorites/didChange {count}`.
-    case favoritesChanged(count: Int)
+    case favoritesChanged(FavoritesDidChangeNotification)
     /// `diagnostics/didChange {enabled}`.
-    case diagnosticsChanged(enabled: Bool)
+    case diagnosticsChanged(DiagnosticsDidChangeNotification)
 
     /// The switch to `database`.
     static func switched(to database: TaxonomyDatabase) -> EngineEvent {
-        .databaseSwitched(source: database.source, schemaVersion: database.schemaVersion, taxaCount: database.taxaCount)
-    }
-
-    /// The notification's method name.
-    public var method: String {
-        switch self {
-        case .databaseSwitched: "database/didSwitch"
-        case .favoritesChanged: "favorites/didChange"
-        case .diagnosticsChanged: "diagnostics/didChange"
-        }
-    }
-
-    /// The notification's params.
-    public var params: JSONValue {
-        switch self {
-        case let .databaseSwitched(source, schemaVersion, taxaCount):
-            .object(["schemaVersion": .integer(schemaVersion), "source": .string(source.rawValue), "taxaCount": .integer(taxaCount)])
-        case let .favoritesChanged(count):
-            .object(["count": .integer(count)])
-        case let .diagnosticsChanged(enabled):
-            .object(["enabled": .bool(enabled)])
-        }
+        .databaseSwitched(DatabaseDidSwitchNotification(switchedTo: database))
     }
 }
 
-extension RequestContext {
-    /// Sends `event` to the client ahead of this request's answer.
-    func notify(_ event: EngineEvent) {
-        notify(event.method, event.params)
+extension DatabaseDidSwitchNotification {
+    /// The switch to `database`.
+    init(switchedTo database: TaxonomyDatabase) {
+        self.init(source: database.source, schemaVersion: database.schemaVersion, taxaCount: database.taxaCount)
     }
 }

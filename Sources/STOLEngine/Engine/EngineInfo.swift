@@ -1,5 +1,5 @@
 import Foundation
-import STOLRPC
+import STOLJSON
 
 /// Facts about this build of the engine.
 public enum EngineInfo {

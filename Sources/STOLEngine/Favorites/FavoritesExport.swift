@@ -1,31 +1,6 @@
 import Foundation
 import GRDB
-
-/// The orders `favorites/list` and `favorites/export` offer.
-public enum FavoritesSort: String, Sendable, CaseIterable {
-    /// Most recently added first; adds within the same millisecond by taxon id.
-    case recent
-    /// A–Z by scientific name.
-    case scientific
-    /// A–Z by common name; taxa without one follow, A–Z by scientific name.
-    case common
-}
-
-/// A favourite with the display fields of the active taxonomy database.
-public struct FavoriteEntry: Encodable, Sendable, Equatable {
-    public var taxonId: Int64
-    public var createdAt: String
-    /// False when the active database has no taxon with this id (the favourite is kept).
-    public var available: Bool
-    public var scientificName: String?
-    public var commonName: String?
-    /// The language tag of `commonName` (`en` when it fell back to English).
-    public var commonNameLang: String?
-    public var rank: Rank?
-    public var conservationStatus: ConservationStatus?
-    /// Present when another taxon of the active database has the same scientific name.
-    public var disambiguation: Disambiguation?
-}
+import STOLProtocol
 
 /// Resolving, sorting and exporting favourites.
 enum FavoritesListing {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import STOLProtocol
 import STOLSupport
 
 /// The favourites: the file plus an in-memory copy of its ids, so `contains` and `count` never
@@ -69,19 +70,19 @@ public actor FavoritesService {
     }
 
     public func contains(_ id: Int64) async throws -> Bool {
-        try await openInStep()
+        try await openCaughtUp()
         return ids.contains(id)
     }
 
     public func contains(_ ids: [Int64]) async throws -> [Int64: Bool] {
-        try await openInStep()
+        try await openCaughtUp()
         var found: [Int64: Bool] = [:]
         for id in ids { found[id] = self.ids.contains(id) }
         return found
     }
 
     public func count() async throws -> Int {
-        try await openInStep()
+        try await openCaughtUp()
         return ids.count
     }
 
@@ -104,7 +105,7 @@ public actor FavoritesService {
 
     /// Every favourite, most recent first.
     public func rows() async throws -> [FavoritesStore.Row] {
-        let store = try await openInStep()
+        let store = try await openCaughtUp()
         return try await storage { try await store.rows() }
     }
 
@@ -114,7 +115,7 @@ public actor FavoritesService {
     }
 
     public func status() async throws -> Status {
-        let store = try await openInStep()
+        let store = try await openCaughtUp()
         let bytes = try await storage { try await store.storageBytes() }
         let directory = self.directory
         let movedAside = try await OffPool.run { FavoritesStore.movedAsideCopies(in: directory) }
@@ -195,9 +196,9 @@ public actor FavoritesService {
 
     // MARK: Other engines
 
-    /// The open store, with the in-memory set in step with the file.
+    /// The open store, with the in-memory set caught up with the file.
     @discardableResult
-    private func openInStep() async throws -> FavoritesStore {
+    private func openCaughtUp() async throws -> FavoritesStore {
         let store = try await open()
         try await catchUp(with: store)
         return store

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLProtocol
 
 /// The favourites file, `<data-dir>/Favorites/favorites.sqlite`: the only user data the engine
 /// keeps about favourites is a taxon id and the moment it was added.
@@ -406,14 +407,6 @@ public final class FavoritesStore: Sendable {
     public func close() throws {
         try queue.close()
     }
-}
-
-/// A damaged favourites file that was moved aside when the engine opened it.
-public struct FavoritesRecovery: Codable, Sendable, Equatable {
-    /// The file's new name, without its directory.
-    public var movedAsideTo: String
-    /// When it was moved (UTC, ISO 8601).
-    public var at: String
 }
 
 /// Why favourites cannot be served (answered as in `FavoritesError+RPC.swift`).

@@ -1,4 +1,5 @@
 import Foundation
+import STOLProtocol
 
 /// The photographs that ship inside the engine: the specification's bundled media pack. They live
 /// in `Resources/BundledMedia` (made by `scripts/bundled-media.sh`): `photos.tsv` with each photo's

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import STOLProtocol
 
 /// Why a media request failed. Import failures carry the same kinds as `database/import` but
 /// answer -32021, so a client can tell which import failed.
@@ -33,45 +34,13 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
 /// `.stolmedia` files through the same staged, verified path as reference databases. An
 /// installed pack's image of a taxon is served before a bundled one: packs override and add.
 public actor MediaService {
-    public struct Pack: Encodable, Sendable, Equatable {
-        public var id: String
-        public var name: String
-        public var version: String
-        public var bytes: Int64
-        /// Images in an installed pack; photographs (each in every `ImageSize`) in the bundled one.
-        public var imageCount: Int
-        /// False for the bundled photographs, which ship with the engine.
-        public var deletable: Bool
-        /// True for the bundled photographs.
-        public var bundled: Bool = false
-        /// The bundled photographs that show no taxon of the active database, by scientific name.
-        public var unmatched: [String]? = nil
-    }
-
-    public struct Image: Sendable {
-        public var taxonID: Int64
-        public var mimeType: String
-        public var width: Int
-        public var height: Int
-        public var credit: String
-        public var license: String
-        /// The photographer; bundled photographs only (a pack's `credit` says it in its own words).
-        public var author: String?
-        /// The page the image comes from; bundled photographs only.
-        public var source: String?
-        /// What the photograph shows, when it was matched to a taxon other than by its own name.
-        public var depicts: String?
-        public var bytes: Data
-        public var packID: String
-    }
-
     /// Ids of packs that ship with the app; `media/deletePack` refuses them, and no import takes them.
     public static let bundledPackIDs: Set<String> = [BundledMedia.packID]
 
     public nonisolated let directory: URL
     public nonisolated let importer: StolFileImporter
     private let logger: Logger
-    private var job: ImportJob?
+    private var slot = ImportSlot()
     private var open: [String: DatabaseQueue] = [:]
     /// The bundled photographs, read on first use; nil when they could not be read (logged).
     private var bundled: BundledMedia??
@@ -139,12 +108,12 @@ public actor MediaService {
     }
 
     /// The bundled photographs as a pack (with what `database` lacks), then the installed packs by id.
-    public func packs(matchingIn database: TaxonomyDatabase? = nil) async -> [Pack] {
-        var result: [Pack] = []
+    public func packs(matchingIn database: TaxonomyDatabase? = nil) async -> [MediaPack] {
+        var result: [MediaPack] = []
         if let media = await bundledMedia() {
             var unmatched: [String]?
             if let database { unmatched = (try? await bundledMatches(in: database))?.1.unmatched }
-            result.append(Pack(id: BundledMedia.packID, name: BundledMedia.packName, version: EngineInfo.version, bytes: media.bytes,
+            result.append(MediaPack(id: BundledMedia.packID, name: BundledMedia.packName, version: EngineInfo.version, bytes: media.bytes,
                                imageCount: media.photos.count, deletable: false, bundled: true, unmatched: unmatched))
         }
         for id in installedIDs() {
@@ -159,14 +128,15 @@ public actor MediaService {
                 return (info, try Int.fetchOne(db, sql: "SELECT count(*) FROM images") ?? 0)
             }
             guard let (info, count) = facts else { continue }
-            result.append(Pack(id: id, name: info["name"] ?? id, version: info["version"] ?? "", bytes: bytes, imageCount: count, deletable: true))
+            result.append(MediaPack(id: id, name: info["name"] ?? id, version: info["version"] ?? "", bytes: bytes, imageCount: count, deletable: true))
         }
         return result
     }
 
     /// An image a taxon could be shown with, before its bytes are read.
     private struct Candidate {
-        var image: Image
+        /// Its `data` is empty until the chosen one is read.
+        var image: MediaImage
         var row: Int64?
         var file: URL?
         var dimensions: (width: Int, height: Int) { (image.width, image.height) }
@@ -176,18 +146,22 @@ public actor MediaService {
     /// has one (the nearest in size of all their images of it; ties: pack id, then insertion
     /// order), else from the bundled photographs matched in `database`. A pack that cannot be
     /// read is logged and skipped, so one damaged pack never hides the others.
-    public func image(for taxonID: Int64, size: ImageSize? = nil, in database: TaxonomyDatabase) async throws -> Image? {
+    public func image(for taxonID: Int64, size: ImageSize? = nil, in database: TaxonomyDatabase) async throws -> MediaImage? {
         var candidates = try await installedCandidates(taxonID)
         if candidates.isEmpty { candidates = try await bundledCandidates(taxonID, in: database) }
         let dimensions = candidates.map(\.dimensions)
         guard let chosen = (size.map { $0.choose(dimensions) } ?? ImageSize.largest(dimensions)).map({ candidates[$0] }) else { return nil }
         var image = chosen.image
+        var bytes = Data()
         if let file = chosen.file {
-            image.bytes = try await OffPool.run { try Data(contentsOf: file) }
+            bytes = try await OffPool.run { try Data(contentsOf: file) }
         } else if let row = chosen.row {
-            let queue = try connection(image.packID)
-            image.bytes = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT bytes FROM images WHERE id = ?", arguments: [row]) ?? Data() }
+            let queue = try connection(image.packId)
+            bytes = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT bytes FROM images WHERE id = ?", arguments: [row]) ?? Data() }
         }
+        // Base64 inside the answer, not a path: the client may run in a sandbox that cannot
+        // open the engine's files, and a path would reveal the user's directory layout.
+        image.data = bytes.base64EncodedString()
         return image
     }
 
@@ -205,8 +179,8 @@ public actor MediaService {
                           AND typeof(height) = 'integer' AND typeof(credit) = 'text' AND typeof(license) = 'text' AND typeof(bytes) = 'blob'
                         ORDER BY id
                         """, arguments: [taxonID]).map { row in
-                        Candidate(image: Image(taxonID: row["taxon_id"], mimeType: row["mime_type"], width: row["width"], height: row["height"],
-                                               credit: row["credit"], license: row["license"], bytes: Data(), packID: id),
+                        Candidate(image: MediaImage(taxonId: row["taxon_id"], mimeType: row["mime_type"], width: row["width"], height: row["height"],
+                                                    credit: row["credit"], license: row["license"], packId: id, data: ""),
                                   row: row["id"])
                     }
                 }
@@ -223,40 +197,34 @@ public actor MediaService {
         return (matches.byTaxon[taxonID] ?? []).flatMap { match -> [Candidate] in
             let photo = media.photos[match.photo]
             return photo.renditions.map { file in
-                Candidate(image: Image(taxonID: taxonID, mimeType: file.mimeType, width: file.width, height: file.height,
-                                       credit: photo.credit, license: photo.license, author: photo.author,
-                                       source: photo.source, depicts: match.kind == .scientificName ? nil : photo.scientificName,
-                                       bytes: Data(), packID: BundledMedia.packID),
+                Candidate(image: MediaImage(taxonId: taxonID, mimeType: file.mimeType, width: file.width, height: file.height,
+                                            credit: photo.credit, license: photo.license, author: photo.author,
+                                            source: photo.source, depicts: match.kind == .scientificName ? nil : photo.scientificName,
+                                            packId: BundledMedia.packID, data: ""),
                           file: file.url)
             }
         }
     }
 
     /// Whether an import is running.
-    public var importRunning: Bool { job != nil }
+    public var importRunning: Bool { slot.isTaken }
 
+    /// Stops the running import at its next chunk; false when none is running.
     public func cancelImport() -> Bool {
-        guard let job else { return false }
-        job.cancel()
-        return true
+        slot.cancel()
     }
 
     /// Verifies, stages and installs a `.stolmedia`; a pack with the same id is replaced.
-    public func importPack(from source: URL, report: @escaping StolFileImporter.Report) async throws(MediaError) -> Pack {
-        guard job == nil else { throw .importFailure(.importAlreadyInProgress) }
-        let job = ImportJob()
-        self.job = job
-        defer { self.job = nil }
-        if Task.isCancelled { throw .importFailure(.cancelled) }
-        let result = await importer.stage(source, job: job, report: report)
+    public func importPack(from source: URL, report: @escaping StolFileImporter.Report) async throws(MediaError) -> MediaPack {
+        guard let job = slot.take() else { throw .importFailure(.importAlreadyInProgress) }
+        defer { slot.release() }
         let staged: StolFileImporter.Staged
-        do { staged = try result.get() } catch { throw .importFailure(error) }
+        do { staged = try await importer.stageUncancelled(source, job: job, report: report) } catch { throw .importFailure(error) }
         defer {
             unlink(staged.stolCopy.path)
             unlink(staged.database.path)
         }
-        if job.isCancelled || Task.isCancelled { throw .importFailure(.cancelled) }
-        report(0.92, "installing")
+        report(0.92, ImportStep.installing.rawValue)
         let id = try await packID(of: staged.database)
         let destination = url(id)
         do { try OwnedPath.ensureDirectory(directory) } catch {
@@ -267,7 +235,7 @@ public actor MediaService {
         }
         open[id] = nil
         logger.info("imported media pack \(id), signed by \(Hex.encode(staged.signedBy))")
-        report(1, "done")
+        report(1, ImportStep.done.rawValue)
         guard let pack = await packs().first(where: { $0.id == id }) else { throw .importFailure(.databaseCorrupt("the installed pack cannot be read")) }
         return pack
     }

@@ -10,7 +10,6 @@ extension Engine {
         CompareMethods.register(in: &table, engine: self)
         ReferenceMethods.register(in: &table, engine: self)
         AboutMethods.register(in: &table, engine: self)
-        StorageMethods.register(in: &table, engine: self)
         DiagnosticsMethods.register(in: &table, engine: self)
         MediaMethods.register(in: &table, engine: self)
         return table

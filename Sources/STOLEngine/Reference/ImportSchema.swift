@@ -191,14 +191,34 @@ enum ImportSchema {
         }
         for (part, modelPart) in zip(actual.parts, model.parts) where part != modelPart {
             let name = modelPart.first ?? ""
+            // A widened CHECK set (`taxa.rank` with the ranks below species) accepts the
+            // specification's narrower one: the model without the added values.
+            var models = [modelPart]
+            if let added = SchemaExtensions.widenedChecks["\(object.name).\(name)"] {
+                models.append(Self.removing(added.map { "'\($0)'" }, fromListIn: modelPart))
+            }
+            if models.contains(part) { continue }
             // The relaxation (`taxa.rank` may be NULL) accepts the specification's NOT NULL.
             if SchemaExtensions.nullableColumns.contains("\(object.name).\(name)"), let at = part.firstIndex(of: "not"),
-               at + 1 < part.count, part[at + 1] == "null", Array(part[..<at] + part[(at + 2)...]) == modelPart {
+               at + 1 < part.count, part[at + 1] == "null", models.contains(Array(part[..<at] + part[(at + 2)...])) {
                 continue
             }
             throw ReferenceError.schemaMismatch(
                 "table \(object.name): `\(shown(part))` differs from the schema's `\(shown(modelPart))` (a default, collation, CHECK constraint or reference)")
         }
+    }
+
+    /// `tokens` without each of `values` and the comma before it (`, 'subspecies'` of an IN list).
+    static func removing(_ values: [String], fromListIn tokens: [String]) -> [String] {
+        var out: [String] = []
+        for token in tokens {
+            if values.contains(token), out.last == "," {
+                out.removeLast()
+                continue
+            }
+            out.append(token)
+        }
+        return out
     }
 
     static func describe(_ column: Column) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import STOLProtocol
 
 /// Why a reference database could not be imported or switched to. Every case answers -32020
 /// with its `kind`, except `cancelled`, which answers like any cancelled request (-32800).
@@ -27,23 +28,24 @@ public enum ReferenceError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Another engine on the same data directory is importing, switching or deleting now.
     case busyInAnotherProcess
 
-    public var kind: String {
+    /// The stable name clients see (`data.kind`).
+    public var kind: ErrorKind {
         switch self {
-        case .fileUnreadable: "fileUnreadable"
-        case .fileTooLarge: "fileTooLarge"
-        case .notAStolFile: "notAStolFile"
-        case .checksumMismatch: "checksumMismatch"
-        case .signatureInvalid: "signatureInvalid"
-        case .decompressedTooLarge: "decompressedTooLarge"
-        case .incompatibleSchema, .schemaMismatch: "incompatibleSchema"
-        case .databaseCorrupt: "databaseCorrupt"
-        case .importAlreadyInProgress: "importAlreadyInProgress"
-        case .cancelled: "cancelled"
-        case .importFailed: "importFailed"
-        case .referenceMissing: "referenceMissing"
-        case .settingsUnwritable: "settingsUnwritable"
-        case .deleteFailed: "deleteFailed"
-        case .busyInAnotherProcess: "busyInAnotherProcess"
+        case .fileUnreadable: .fileUnreadable
+        case .fileTooLarge: .fileTooLarge
+        case .notAStolFile: .notAStolFile
+        case .checksumMismatch: .checksumMismatch
+        case .signatureInvalid: .signatureInvalid
+        case .decompressedTooLarge: .decompressedTooLarge
+        case .incompatibleSchema, .schemaMismatch: .incompatibleSchema
+        case .databaseCorrupt: .databaseCorrupt
+        case .importAlreadyInProgress: .importAlreadyInProgress
+        case .cancelled: .cancelled
+        case .importFailed: .importFailed
+        case .referenceMissing: .referenceMissing
+        case .settingsUnwritable: .settingsUnwritable
+        case .deleteFailed: .deleteFailed
+        case .busyInAnotherProcess: .busyInAnotherProcess
         }
     }
 

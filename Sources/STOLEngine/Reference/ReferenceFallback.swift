@@ -1,18 +1,10 @@
 import Foundation
+import STOLProtocol
 
-/// Why the bundled database is served although the setting chose the reference database: the
-/// reference file could not be opened or read (at start, or when another engine on the data
-/// directory installed it). `database/info` reports it as `referenceFallback` until a reference
-/// database is active again; `database/deactivateReference` and a new import still work.
-public struct ReferenceFallback: Codable, Sendable, Equatable {
-    /// What was wrong with the file, as the open found it.
-    public var detail: String
-    /// When it was found (UTC, ISO 8601).
-    public var at: String
-
+extension ReferenceFallback {
+    /// The fallback for a reference found unusable (`detail`) at `date`.
     init(detail: String, at date: Date = Date()) {
-        self.detail = detail
-        self.at = Timestamp.iso(date)
+        self.init(detail: detail, at: Timestamp.iso(date))
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import STOLProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,7 @@ public actor ReferenceService {
     private let provider: DatabaseProvider
     private let settings: EngineSettings
     private let logger: Logger
-    private var job: ImportJob?
+    private var slot = ImportSlot()
     /// The identity of the file the active reference database was opened from; nil while the
     /// bundled one is active. `follow()` compares it with what `reference.sqlite` is now.
     private var activeFile: FileIdentity?
@@ -114,39 +115,29 @@ public actor ReferenceService {
     }
 
     /// Whether an import is running (a signal or shutdown then cancels it).
-    public var importRunning: Bool { job != nil }
+    public var importRunning: Bool { slot.isTaken }
 
     /// Stops the running import at its next chunk; false when none is running.
     public func cancelImport() -> Bool {
-        guard let job else { return false }
-        job.cancel()
-        return true
+        slot.cancel()
     }
 
     /// The whole import flow; returns the database now active.
     public func importDatabase(from source: URL, report: @escaping StolFileImporter.Report) async throws(ReferenceError) -> TaxonomyDatabase {
-        guard job == nil else { throw .importAlreadyInProgress }
+        guard !slot.isTaken else { throw .importAlreadyInProgress }
         let held = try lockDataDirectory()
         defer { withExtendedLifetime(held) {} }
-        let job = ImportJob()
-        self.job = job
-        defer { self.job = nil }
-        if Task.isCancelled { throw .cancelled }
-        let result = await importer.stage(source, job: job, report: report)
-        let staged = try result.get()
-        if job.isCancelled || Task.isCancelled {
-            unlink(staged.database.path)
-            unlink(staged.stolCopy.path)
-            throw .cancelled
-        }
-        report(0.92, "installing")
+        guard let job = slot.take() else { throw .importAlreadyInProgress }
+        defer { slot.release() }
+        let staged = try await importer.stageUncancelled(source, job: job, report: report)
+        report(0.92, ImportStep.installing.rawValue)
         await gate.enter()
         defer { gate.leave() }
         let database = try install(staged)
-        report(0.97, "activating")
+        report(0.97, ImportStep.activating.rawValue)
         await provider.activate(database)
         logger.info("imported reference database: \(database.taxaCount) taxa, schema \(database.schemaVersion), signed by \(Hex.encode(staged.signedBy))")
-        report(1, "done")
+        report(1, ImportStep.done.rawValue)
         return database
     }
 
@@ -226,12 +217,12 @@ public actor ReferenceService {
     /// Runs a switch of the active database: refused while an import runs, then with the data
     /// directory's lock held and the gate passed; `body` gets the database active before it.
     private func switching<T>(_ body: (TaxonomyDatabase) async throws(ReferenceError) -> T) async throws(ReferenceError) -> T {
-        guard job == nil else { throw .importAlreadyInProgress }
+        guard !slot.isTaken else { throw .importAlreadyInProgress }
         let held = try lockDataDirectory()
         defer { withExtendedLifetime(held) {} }
         await gate.enter()
         defer { gate.leave() }
-        return try await body(await provider.activeNow())
+        return try await body(await provider.activeUnchecked())
     }
 
     private func deactivate(replacing current: TaxonomyDatabase, delete: Bool) async throws(ReferenceError) -> (database: TaxonomyDatabase, switched: Bool) {
@@ -255,7 +246,7 @@ public actor ReferenceService {
     public func follow() async -> TaxonomyDatabase? {
         await gate.enter()
         defer { gate.leave() }
-        let current = await provider.activeNow()
+        let current = await provider.activeUnchecked()
         let file = FileIdentity.of(referenceURL)
         let wanted = file != nil && settings.referenceActive
         if wanted, current.source == .reference, file == activeFile { return nil }

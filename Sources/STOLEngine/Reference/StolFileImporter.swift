@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 import GRDB
+import STOLProtocol
 import Synchronization
 
 #if canImport(Glibc)
@@ -30,7 +31,8 @@ public struct StolFileImporter: Sendable {
         public var statisticsAreOwn: Bool = true
     }
 
-    /// One stage's outcome, for progress and for `stol-engine verify`.
+    /// One step's progress, for the import's progress reports and for `stol-engine verify`: the
+    /// message is an `ImportStep` (the protocol's words, which clients read back).
     public typealias Report = @Sendable (_ fraction: Double, _ message: String) -> Void
 
     /// Where staged files are written: a folder of the engine's own inside the data directory.
@@ -93,7 +95,7 @@ public struct StolFileImporter: Sendable {
 
     private func run(_ source: URL, copy: URL, database: URL, job: ImportJob, report: @escaping Report) throws(ReferenceError) -> Staged {
         // 1. Copy into the temporary directory (same filesystem as the destination).
-        report(0, "copying")
+        report(0, ImportStep.copying.rawValue)
         let input: RawFile
         do { input = try RawFile(reading: source) } catch { throw .fileUnreadable("\(source.path): \(error)") }
         guard let sourceSize = input.regularFileSize() else { throw .fileUnreadable("\(source.path) is not a regular file") }
@@ -115,7 +117,7 @@ public struct StolFileImporter: Sendable {
                 copied += Int64(n)
                 if copied > limits.maxFileBytes { throw ReferenceError.fileTooLarge(size: copied, limit: limits.maxFileBytes) }
                 do { try output.write(n == buffer.count ? buffer : Array(buffer[0..<n])) } catch { throw ReferenceError.importFailed("\(error)") }
-                report(0.2 * Double(copied) / Double(max(sourceSize, 1)), "copying")
+                report(0.2 * Double(copied) / Double(max(sourceSize, 1)), ImportStep.copying.rawValue)
             }
         } catch let error as ReferenceError {
             throw error
@@ -124,12 +126,12 @@ public struct StolFileImporter: Sendable {
         }
 
         // 2. Size limits.
-        report(0.2, "checking size")
+        report(0.2, ImportStep.checkingSize.rawValue)
         guard copied >= 1 else { throw .notAStolFile("the file is empty") }
         if copied > limits.maxFileBytes { throw .fileTooLarge(size: copied, limit: limits.maxFileBytes) }
 
         // 3. Magic and header.
-        report(0.21, "checking header")
+        report(0.21, ImportStep.checkingHeader.rawValue)
         let file: RawFile
         do { file = try RawFile(reading: copy) } catch { throw .importFailed("\(error)") }
         var headerBytes = [UInt8](repeating: 0, count: StolFormat.headerSize)
@@ -145,7 +147,7 @@ public struct StolFileImporter: Sendable {
         let payloadSize = copied - Int64(StolFormat.headerSize)
 
         // 4. SHA-256 of the payload.
-        report(0.22, "verifying checksum")
+        report(0.22, ImportStep.verifyingChecksum.rawValue)
         var hasher = SHA256Hasher()
         var hashed: Int64 = 0
         var buffer = [UInt8](repeating: 0, count: Self.chunkSize)
@@ -156,24 +158,24 @@ public struct StolFileImporter: Sendable {
             if n == 0 { break }
             buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             hashed += Int64(n)
-            report(0.22 + 0.18 * Double(hashed) / Double(max(payloadSize, 1)), "verifying checksum")
+            report(0.22 + 0.18 * Double(hashed) / Double(max(payloadSize, 1)), ImportStep.verifyingChecksum.rawValue)
         }
         guard hasher.finalize() == header.payloadSHA256 else { throw .checksumMismatch }
 
         // 5. Signature.
-        report(0.4, "verifying signature")
+        report(0.4, ImportStep.verifyingSignature.rawValue)
         guard let key = trustedKeys.first(where: { Signing.verify(signature: header.signature, message: header.signedMessage, publicKey: $0) }) else {
             throw .signatureInvalid
         }
 
         // 6. Decompress, stopping the moment the limit is crossed.
-        report(0.41, "decompressing")
+        report(0.41, ImportStep.decompressing.rawValue)
         do { try file.seek(to: Int64(StolFormat.headerSize)) } catch { throw .importFailed("\(error)") }
         try inflate(file, payloadSize: payloadSize, to: database, job: job, report: report)
 
         // 7. Open read-only, defensively.
         try checkCancelled(job)
-        report(0.8, "opening database")
+        report(0.8, ImportStep.openingDatabase.rawValue)
         try Self.checkJournalMode(database)
         let queue: DatabaseQueue
         var config = Configuration()
@@ -189,7 +191,7 @@ public struct StolFileImporter: Sendable {
         }
 
         // 8. Schema version: the header's and the database's, both supported and equal.
-        report(0.82, "checking schema version")
+        report(0.82, ImportStep.checkingSchemaVersion.rawValue)
         let stored: Int
         do {
             let kind = self.kind
@@ -230,11 +232,11 @@ public struct StolFileImporter: Sendable {
         //    database also every value as the engine will read it, the tree and the full-text
         //    indexes (`TaxonomyContentCheck`).
         try checkCancelled(job)
-        report(0.84, "checking integrity")
+        report(0.84, ImportStep.checkingIntegrity.rawValue)
         let problems: [String]
         let statistics = PlannerStatistics()
         do {
-            problems = try checkIntegrity(of: database, configuration: config, job: job, statistics: statistics) { report(0.84 + 0.06 * $0, "checking integrity") }
+            problems = try checkIntegrity(of: database, configuration: config, job: job, statistics: statistics) { report(0.84 + 0.06 * $0, ImportStep.checkingIntegrity.rawValue) }
         } catch {
             try checkCancelled(job)
             throw .databaseCorrupt(Self.describe(error))
@@ -254,7 +256,7 @@ public struct StolFileImporter: Sendable {
             }
         }
         try checkCancelled(job)
-        report(0.9, "verified")
+        report(0.9, ImportStep.verified.rawValue)
         return Staged(stolCopy: copy, database: database, schemaVersion: stored, signedBy: key, statisticsAreOwn: statisticsAreOwn)
     }
 
@@ -304,10 +306,10 @@ public struct StolFileImporter: Sendable {
                     try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA trusted_schema = OFF;")
                     try db.inTransaction {
                         if !missing.isEmpty {
-                            report(0.9, "building extensions")
-                            try SchemaExtensions.build(missing, in: db) { report(0.9, "building extensions: \($0.rawValue)") }
+                            report(0.9, ImportStep.buildingExtensions.rawValue)
+                            try SchemaExtensions.build(missing, in: db) { report(0.9, "\(ImportStep.buildingExtensions.rawValue): \($0.rawValue)") }
                         }
-                        report(0.91, "computing statistics")
+                        report(0.91, ImportStep.computingStatistics.rawValue)
                         try PlannerStatistics.recompute(db)
                         return .commit
                     }
@@ -383,7 +385,7 @@ public struct StolFileImporter: Sendable {
                     }
                 }
             }
-            report(0.41 + 0.39 * Double(consumed) / Double(max(payloadSize, 1)), "decompressing")
+            report(0.41 + 0.39 * Double(consumed) / Double(max(payloadSize, 1)), ImportStep.decompressing.rawValue)
         }
         // Drain what zlib still holds once the input is exhausted.
         while !memberEnded {

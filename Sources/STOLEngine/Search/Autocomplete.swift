@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLProtocol
 
 /// Completions for what a user has typed so far: distinct names, scientific and common, in which
 /// a word starts with the prefix (`bear` → "Brown bear", `snow l` → "Snow leopard"), ranked by
@@ -191,18 +192,5 @@ public struct Autocomplete: Sendable {
                                      [TaxonomyStore.jsonArray(Array(taxa))], rowids: [("names", 2)]) { row in
             PreferredName(taxon: try row.taxonID(0, "names.taxon_id"), name: try row.text(1, "names.name"))
         })
-    }
-
-    /// A completion and the taxon it names.
-    public struct Suggestion: Codable, Sendable, Equatable {
-        public var text: String
-        public var taxonId: Int64
-        /// `scientific`, `common` or `synonym`.
-        public var matchType: String
-        /// The language of `text`; absent for scientific names.
-        public var lang: String?
-        public var scientificName: String
-        public var rank: Rank?
-        public var conservationStatus: ConservationStatus?
     }
 }

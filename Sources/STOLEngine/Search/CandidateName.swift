@@ -1,4 +1,5 @@
 import GRDB
+import STOLProtocol
 
 /// One searchable name read for judging, with the facts of its taxon that order hits
 /// (`CandidateName.columns`, read by position from a cursor rather than copied as rows).

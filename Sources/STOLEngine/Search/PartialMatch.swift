@@ -1,4 +1,5 @@
 import GRDB
+import STOLProtocol
 
 /// The best partial matches of a query of several words when no taxon holds them all (`common
 /// raccoon` for "Raccoon", `largemouthed black bass` for "Largemouth bass"), as `partial` hits.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLProtocol
 
 /// How well known a taxon is: a value from 0 to 1 computed from what its sources give, stored in
 /// thousandths in `taxon_prominence` (part of the `searchRanking` extension; taxa at 0 have no

@@ -1,4 +1,5 @@
 import GRDB
+import STOLProtocol
 import STOLSupport
 
 /// The names of one database's best-known taxa (`Prominence`), read once and kept, so that

@@ -1,4 +1,5 @@
 import GRDB
+import STOLProtocol
 
 /// Restrictions on which taxa a search or listing returns; every one is optional.
 public struct SearchFilters: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import STOLProtocol
+
 extension SearchService {
     /// One taxon's best match so far, with what its score is made of.
     struct Hit: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLProtocol
 
 /// Full-text search over one taxonomy database, and listing by filters alone.
 ///

@@ -1,4 +1,3 @@
-import STOLRPC
 import STOLSupport
 
 /// Lets one task at a time through, in arrival order; the others suspend (no thread blocks).

@@ -7,16 +7,7 @@ import Glibc
 import Darwin
 #endif
 import STOLSupport
-
-/// A damaged `settings.json` found at start and moved aside.
-public struct SettingsRecovery: Codable, Sendable, Equatable {
-    /// The file's new name, without its directory (nil when it could not be moved).
-    public var movedAsideTo: String?
-    /// When it was found (UTC, ISO 8601).
-    public var at: String
-    /// What was wrong with it.
-    public var reason: String
-}
+import STOLProtocol
 
 /// `<data-dir>/settings.json`: which database the user chose, whether diagnostics are kept.
 /// Written atomically (temporary file, fsync, rename) and read leniently; keys this engine does

@@ -1,3 +1,4 @@
+import STOLProtocol
 import STOLSupport
 
 /// The taxa of one database read most recently, by id and language, as `taxon/get` answers them

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
-import STOLRPC
+import STOLJSON
+import STOLProtocol
 
 // Reads of many taxa at once, for answers whose ids come from the in-memory tree (lineages,
 // compare paths, relatives): one cached statement instead of a recursive walk or one query per id.

@@ -1,4 +1,5 @@
 import GRDB
+import STOLProtocol
 
 // The orders of `taxon/children`, and the queries behind them.
 //
@@ -16,16 +17,6 @@ import GRDB
 // are few: as many as the named children fill.
 
 extension TaxonomyStore {
-    /// How `taxon/children` orders a level.
-    public enum ChildOrder: String, Sendable, CaseIterable {
-        /// By scientific name, then id.
-        case scientific
-        /// By the preferred common name in the asked language, case and accents aside (then the
-        /// name as written, the scientific name and the id); children without a name in that
-        /// language follow, by scientific name and id.
-        case common
-    }
-
     /// The sort key of one child: where a page ended, and so where the next one starts.
     public struct ChildPosition: Sendable, Equatable {
         /// In the common-name order: the child's common name in the asked language; nil when it

@@ -1,4 +1,5 @@
 import GRDB
+import STOLProtocol
 
 extension TaxonomyStore {
     /// The description of taxon `id` best fitting `lang`: in `lang` itself, then its primary subtag

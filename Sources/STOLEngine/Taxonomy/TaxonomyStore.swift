@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLProtocol
 
 /// The browse queries over one taxonomy database.
 public struct TaxonomyStore: Sendable {
@@ -50,11 +51,11 @@ public struct TaxonomyStore: Sendable {
         return try await database.read { db in try self.disambiguatedTaxon(db, id, lang: lang) }
     }
 
-    /// `taxon(_:lang:)` read at once on the calling thread (`TaxonomyDatabase.readNow`).
+    /// `taxon(_:lang:)` read inline, on the calling thread (`TaxonomyDatabase.readInline`).
     @available(*, noasync, message: "blocks the calling thread; use taxon(_:lang:) from async code")
-    public func taxonNow(_ id: Int64, lang: String = "en") throws -> Taxon {
+    public func taxonInline(_ id: Int64, lang: String = "en") throws -> Taxon {
         if let cached = database.taxonCache.taxon(id, lang: lang) { return cached }
-        return try database.readNow { db in try disambiguatedTaxon(db, id, lang: lang) }
+        return try database.readInline { db in try disambiguatedTaxon(db, id, lang: lang) }
     }
 
     /// Reads a taxon whole (with its disambiguation) and keeps it in the cache.

@@ -1,4 +1,5 @@
 import Foundation
+import STOLProtocol
 
 /// Trait keys and values in German, French and Spanish, from the plain-data table
 /// `Resources/trait-translations.tsv` (one row per English term: `kind en de fr es`).

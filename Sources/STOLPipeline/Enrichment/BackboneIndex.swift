@@ -1,4 +1,5 @@
 import STOLEngine
+import STOLProtocol
 
 /// Looks taxa of an assembled backbone up by scientific name (accepted names and synonyms), by
 /// id and by lineage, for what is merged into it after assembly: descriptions and names from other

@@ -1,5 +1,6 @@
 import Foundation
 import STOLEngine
+import STOLProtocol
 
 /// Attaches descriptions to the taxa of an assembled backbone: from generic files
 /// (`DescriptionsFile`, `--descriptions`, `--taxa`'s `descriptions.tsv`) and from Wikipedia's

@@ -1,4 +1,5 @@
 import STOLEngine
+import STOLProtocol
 
 /// Whether a text linked to a taxon is about that taxon: its title or its opening must name the
 /// taxon by one of its names. Linked data is messy: *Felis catus* carries Wikipedia's "Wildcat",

@@ -1,5 +1,6 @@
 import Foundation
 import STOLEngine
+import STOLProtocol
 
 /// The generic descriptions table any source can be written in (README, "Descriptions"): TSV,
 /// UTF-8 (gzip or plain), a header line naming the columns, one description per line.

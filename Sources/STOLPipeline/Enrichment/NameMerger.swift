@@ -1,4 +1,5 @@
 import STOLEngine
+import STOLProtocol
 
 /// Merges the common names of another source (MDD, AviList, a ColDP or DwC-A) into an assembled
 /// backbone by scientific name, without adding taxa: `build-db --names-from-…`.

@@ -1,5 +1,6 @@
 import Foundation
 import STOLEngine
+import STOLProtocol
 
 /// English Wikipedia's introductions by NCBI tax id (`../shared/data/wikipedia`): TSV with the
 /// header `tax_id wikidata enwiki_title intro`, gzip or plain. The texts are CC BY-SA 3.0, by

@@ -1,5 +1,6 @@
 import Foundation
 import STOLEngine
+import STOLProtocol
 
 /// Reads the AviList checklist, extended CSV (gzip or plain): one row per order, family, genus,
 /// species or subspecies.

@@ -1,5 +1,6 @@
 import Foundation
 import STOLEngine
+import STOLProtocol
 
 /// Reads a Catalogue of Life Data Package (a `.zip` or a folder).
 ///

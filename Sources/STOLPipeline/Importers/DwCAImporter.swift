@@ -1,5 +1,6 @@
 import Foundation
 import STOLEngine
+import STOLProtocol
 
 /// Reads a Darwin Core Archive (a `.zip` or a folder) through its `meta.xml`.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import STOLEngine
+import STOLProtocol
 
 /// Reads the Mammal Diversity Database species CSV (gzip or plain), one row per species.
 ///

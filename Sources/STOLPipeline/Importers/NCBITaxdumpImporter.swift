@@ -1,5 +1,6 @@
 import Foundation
 import STOLEngine
+import STOLProtocol
 
 /// Reads an NCBI Taxonomy dump directory (`nodes.dmp` and `names.dmp`, each gzip or plain).
 ///

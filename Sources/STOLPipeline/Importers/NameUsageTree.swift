@@ -1,5 +1,6 @@
 import Foundation
 import STOLEngine
+import STOLProtocol
 
 /// One row of a checklist's name-usage table, whatever the format (Darwin Core Taxon, ColDP
 /// NameUsage or Name + Taxon + Synonym). Empty strings mean absent.

@@ -1,5 +1,6 @@
 import Foundation
 import STOLEngine
+import STOLProtocol
 
 /// Reads a generic tree table with columns `id`, `parent_id`, `name` and optionally `rank`
 /// (found by header name; other columns are ignored), such as the Open Tree of Life node table.

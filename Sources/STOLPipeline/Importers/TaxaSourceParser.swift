@@ -1,5 +1,6 @@
 import Foundation
 import STOLEngine
+import STOLProtocol
 
 /// Reads the project's own plain-text `.taxa` format (see dataset/FORMAT.md).
 public struct TaxaSourceParser {

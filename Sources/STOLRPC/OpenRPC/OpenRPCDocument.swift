@@ -1,8 +1,10 @@
+import STOLJSON
+import STOLProtocol
 /// Keeps an OpenRPC document in step with a method table.
 ///
 /// The document's prose (summaries, descriptions, examples, result schemas, error catalogue) is
 /// written by people; what the Swift types say is generated into it: which methods exist, each
-/// method's params (names and requiredness from its `Params` type; a documented schema is kept,
+/// method's params (names and requiredness from its request type; a documented schema is kept,
 /// an undocumented param gets the schema its type reveals; integer ranges, `minimum` and
 /// `maximum`, come from `BoundedParams`) and its ordering (`x-ordering`).
 public enum OpenRPCDocument {
@@ -97,76 +99,9 @@ public enum OpenRPCDocument {
             members.append((key, value))
         }
     }
-
-    /// The document as committed: two-space indentation, `": "` and `","` separators, non-ASCII
-    /// kept as is, and a final newline (what Python's `json.dumps(indent=2, ensure_ascii=False)`
-    /// writes, so hand edits and generated edits look the same).
-    public static func formatted(_ value: JSONValue) -> [UInt8] {
-        var out: [UInt8] = []
-        write(value, indent: 0, into: &out)
-        out.append(0x0A)
-        return out
-    }
-
-    private static func write(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
-        func newline(_ depth: Int) {
-            out.append(0x0A)
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
-        }
-        switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n): out.append(contentsOf: n.utf8)
-        case .string(let s): writeString(s, into: &out)
-        case .array(let items):
-            guard !items.isEmpty else { return out.append(contentsOf: "[]".utf8) }
-            out.append(UInt8(ascii: "["))
-            for (i, item) in items.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                newline(indent + 1)
-                write(item, indent: indent + 1, into: &out)
-            }
-            newline(indent)
-            out.append(UInt8(ascii: "]"))
-        case .object(let members):
-            guard !members.isEmpty else { return out.append(contentsOf: "{}".utf8) }
-            out.append(UInt8(ascii: "{"))
-            for (i, member) in members.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                newline(indent + 1)
-                writeString(member.key, into: &out)
-                out.append(contentsOf: ": ".utf8)
-                write(member.value, indent: indent + 1, into: &out)
-            }
-            newline(indent)
-            out.append(UInt8(ascii: "}"))
-        }
-    }
-
-    private static func writeString(_ s: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-            case 0x09: out.append(contentsOf: #"\t"#.utf8)
-            case 0x08: out.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
 }
 
-extension RPCMethod {
-    /// The members of this method's params, read from its `Params` type.
-    public static var paramsShape: ParamsShape { ParamsShape.of(Params.self) }
+extension RPCRequest {
+    /// The members of this request's params, read from its type.
+    public static var paramsShape: ParamsShape { ParamsShape.of(Self.self) }
 }

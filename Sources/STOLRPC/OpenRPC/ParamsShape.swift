@@ -1,3 +1,5 @@
+import STOLJSON
+import STOLProtocol
 /// The shape of a `Decodable` params type, read by decoding it once from nothing: each member
 /// it asks for, whether it must be present, and a JSON Schema of its type.
 ///
@@ -25,7 +27,7 @@ public struct ParamsShape: Sendable, Equatable {
 
 /// What decoding revealed about one value.
 final class ShapeNode {
-    enum Kind { case unknown, any, primitive(String), array(ShapeNode), object }
+    enum Kind { case unknown, any, primitive(String), enumeration([String]), array(ShapeNode), object }
     var kind = Kind.unknown
     var members: [(name: String, required: Bool, node: ShapeNode)] = []
 
@@ -33,6 +35,7 @@ final class ShapeNode {
         switch kind {
         case .unknown, .any: return .object([])
         case .primitive(let type): return .object(["type": .string(type)])
+        case .enumeration(let names): return .object(["type": "string", "enum": .array(names.map { .string($0) })])
         case .array(let element): return .object(["type": "array", "items": element.schema])
         case .object:
             var object: [(key: String, value: JSONValue)] = [("type", "object")]
@@ -60,6 +63,10 @@ final class ShapeNode {
         if type == JSONValue.self {
             kind = .any
             return JSONValue.null as! T
+        }
+        if let named = type as? any EnumeratedParam.Type {
+            kind = .enumeration(named.caseNames)
+            return named.firstCase as! T
         }
         return try T(from: ShapeDecoder(node: self, codingPath: codingPath))
     }
@@ -191,4 +198,10 @@ private struct ShapeSingleValueContainer: SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try node.decode(type, codingPath: codingPath)
     }
+}
+
+extension EnumeratedParam {
+    /// A sound value of the type, for shape decoding.
+    fileprivate static var firstCase: Self { allCases.first! }
+    fileprivate static var caseNames: [String] { allCases.map(\.rawValue) }
 }

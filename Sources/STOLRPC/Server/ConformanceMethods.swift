@@ -1,4 +1,6 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 
 extension MethodTable {
     /// The methods used by the JSON-RPC 2.0 specification's examples and by the test suites.
@@ -50,7 +52,7 @@ extension MethodTable {
             // Deliberately the plain `print` a careless handler would use: it must land on stderr.
             print(params.text)
             fflush(nil)
-            return EmptyResult()
+            return EmptyResponse()
         }
         table.onRaw("test/fail") { _, _ in
             struct Boom: Error {}
@@ -63,7 +65,7 @@ extension MethodTable {
             default: throw RPCError.invalidParams(field: "params", "must be an object or an array")
             }
             context.notify(params.method, params.params ?? .null)
-            return EmptyResult()
+            return EmptyResponse()
         }
         return table
     }
@@ -82,7 +84,6 @@ extension MethodTable {
     /// A finite number as JSON; infinities and NaN have no JSON form, so they are refused.
     private static func result(_ value: Double) throws -> JSONValue {
         guard value.isFinite else { throw RPCError.invalidParams(field: nil, "the result is not a finite number") }
-        if value.rounded() == value, abs(value) < 1e15 { return .number(String(Int64(value))) }
-        return .number(String(value))
+        return .number(JSONWriter.numberText(value))
     }
 }

@@ -14,11 +14,15 @@ public final class InputReader: Sendable {
     private let fd: Int32
     private let maxLineBytes: Int
     private let chunkSize: Int
+    private let closesAtEnd: Bool
 
-    public init(fd: Int32 = 0, maxLineBytes: Int, chunkSize: Int = 64 * 1024) {
+    /// A reader of `fd`; with `closesAtEnd` it closes `fd` once its thread is done with it (the
+    /// one moment that is safe: closing a descriptor another thread reads is a race).
+    public init(fd: Int32 = 0, maxLineBytes: Int, chunkSize: Int = 64 * 1024, closesAtEnd: Bool = false) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
         self.chunkSize = chunkSize
+        self.closesAtEnd = closesAtEnd
     }
 
     /// Starts the thread. `onEvent` runs on that thread for each line, in order, with the number
@@ -33,6 +37,7 @@ public final class InputReader: Sendable {
         let fd = self.fd
         let maxLineBytes = self.maxLineBytes
         let chunkSize = self.chunkSize
+        let closesAtEnd = self.closesAtEnd
         let thread = Thread {
             var framer = LineFramer(maxLineBytes: maxLineBytes)
             var chunk = [UInt8](repeating: 0, count: chunkSize)
@@ -58,6 +63,7 @@ public final class InputReader: Sendable {
                 }
             }
             for event in framer.finish() { onEvent(event, reads) }
+            if closesAtEnd { close(fd) }
             onEnd()
         }
         thread.name = "stol.rpc.reader"

@@ -50,8 +50,9 @@ public struct LineFramer: Sendable {
             discardedBytes += bytes.count
             return
         }
-        // Allow one extra byte for a CR that will be dropped.
-        if buffer.count + bytes.count > maxLineBytes + 1 {
+        // Allow one extra byte for a CR that will be dropped (written so that a limit of
+        // `Int.max`, no limit, cannot overflow).
+        if buffer.count + bytes.count - 1 > maxLineBytes {
             discarding = true
             discardedBytes = buffer.count + bytes.count
             buffer = []

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import STOLJSON
 
 /// The one writer of the protocol stream: a FIFO queue drained by a dedicated thread that writes
 /// each whole message with blocking writes.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import STOLEngine
+import STOLJSON
 import STOLRPC
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import STOLEngine
 import STOLPipeline
+import STOLProtocol
 
 /// What `build-db` adds to the assembled taxa before writing them: names from other sources
 /// (`--names-from-…`), then descriptions (`--taxa`'s `descriptions.tsv`, `--descriptions`,

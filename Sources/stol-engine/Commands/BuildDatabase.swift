@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import STOLEngine
 import STOLPipeline
+import STOLProtocol
 
 /// `stol-engine build-db`: the offline pipeline that turns source files into a taxonomy database.
 struct BuildDatabase: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import STOLEngine
+import STOLMCP
 
 /// `stol-engine mcp`: the Model Context Protocol over stdin/stdout, for AI assistants. The same
 /// engine, database and data directory as serve mode; only read-only taxonomy tools.

@@ -1,5 +1,8 @@
 import Foundation
+import STOLProtocol
+import STOLTestSupport
 import Testing
+
 @testable import STOLEngine
 
 /// TreeIndex + LCAIndex against a naive parent walk, on seeded random trees of many shapes.
@@ -9,7 +12,7 @@ import Testing
     }
 
     /// Random pairs, plus pairs where one node is an ancestor of the other and u == v.
-    static func pairs(_ parent: [Int32], count: Int, rng: inout CompareRandom) -> [(Int32, Int32)] {
+    static func pairs(_ parent: [Int32], count: Int, rng: inout SplitMix64) -> [(Int32, Int32)] {
         let n = Int32(parent.count)
         var out: [(Int32, Int32)] = []
         for k in 0..<count {
@@ -30,7 +33,7 @@ import Testing
     @Test(arguments: cases.indices)
     func lcaEqualsANaiveWalk(_ i: Int) throws {
         let (shape, n, seed) = Self.cases[i]
-        var rng = CompareRandom(seed: seed &* 7919 &+ UInt64(i))
+        var rng = SplitMix64(seed: seed &* 7919 &+ UInt64(i))
         let parent = CompareTrees.make(shape, count: n, rng: &rng)
         let tree = try TreeIndex(parent: parent, order: <)
         let index = LCAIndex(tree: tree)
@@ -50,7 +53,7 @@ import Testing
     @Test(arguments: cases.indices)
     func preorderNumberingGivesTheSameAnswersWithLessMemory(_ i: Int) throws {
         let (shape, n, seed) = Self.cases[i]
-        var rng = CompareRandom(seed: seed &+ 1000 &+ UInt64(i))
+        var rng = SplitMix64(seed: seed &+ 1000 &+ UInt64(i))
         let parent = CompareTrees.make(shape, count: n, rng: &rng)
         let shuffled = try TreeIndex(parent: parent, order: <)
         let order = shuffled.preorder()
@@ -69,7 +72,7 @@ import Testing
     @Test(arguments: cases.indices)
     func distanceIsSymmetricAndObeysTheTriangleInequality(_ i: Int) throws {
         let (shape, n, seed) = Self.cases[i]
-        var rng = CompareRandom(seed: seed &+ 2000 &+ UInt64(i))
+        var rng = SplitMix64(seed: seed &+ 2000 &+ UInt64(i))
         let parent = CompareTrees.make(shape, count: n, rng: &rng)
         let index = LCAIndex(tree: try TreeIndex(parent: parent, order: <))
         let count = Int32(n)
@@ -87,7 +90,7 @@ import Testing
     }
 
     @Test func eulerTourHasTwoEntriesPerEdgePlusOnePerTree() throws {
-        var rng = CompareRandom(seed: 99)
+        var rng = SplitMix64(seed: 99)
         let parent = CompareTrees.make(.forest, count: 2000, rng: &rng)
         let tree = try TreeIndex(parent: parent, order: <)
         var entries = 0

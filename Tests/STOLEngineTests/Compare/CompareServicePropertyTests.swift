@@ -1,5 +1,8 @@
 import Foundation
+import STOLProtocol
+import STOLTestSupport
 import Testing
+
 @testable import STOLEngine
 
 /// The compare service on random taxonomies built by the real pipeline: in-memory and SQL answers
@@ -114,7 +117,7 @@ import Testing
         let snapshot = try await LCASnapshotLoader.load(fixture.database)
         let parent = fixture.assembled.parentIndex
         let n = Int32(parent.count)
-        var rng = CompareRandom(seed: 77)
+        var rng = SplitMix64(seed: 77)
         var acrossLife = 0
         for k in 0..<150 {
             let u = Int32.random(in: 0..<n, using: &rng)
@@ -181,7 +184,7 @@ import Testing
         let parent = fixture.assembled.parentIndex
         let ids = fixture.assembled.ids
         let n = Int32(parent.count)
-        var rng = CompareRandom(seed: 91)
+        var rng = SplitMix64(seed: 91)
         var nodes: [(Int32, Int32)] = []
         for k in 0..<1_200 {
             let u = Int32.random(in: 0..<n, using: &rng)

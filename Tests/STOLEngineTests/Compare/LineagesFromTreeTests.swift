@@ -1,6 +1,10 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
+import STOLTestSupport
 import Testing
+
 @testable import STOLEngine
 
 /// `taxon/ancestors` and `taxon/lineages` from the in-memory tree answer what the SQL walk answers,
@@ -80,7 +84,7 @@ import Testing
         let service = CompareService(databases: provider, lca: LCAService(provider: provider, maxNodes: .max))
         let tree = try await LCASnapshotLoader.load(fixture.database)
         let ids = fixture.assembled.ids
-        var rng = CompareRandom(seed: 5)
+        var rng = SplitMix64(seed: 5)
         var similarities = Set<Double?>()
         for _ in 0..<200 {
             let a = ids.randomElement(using: &rng)!, b = ids.randomElement(using: &rng)!
@@ -92,17 +96,17 @@ import Testing
         }
         #expect(similarities.count > 4 && similarities.contains(nil))
         for fraction in (1...60).flatMap({ j in (0...j).map { Double($0) / Double(j) } }) + [1e-7, 123.25] {
-            #expect(TaxonJSONTests.fast([JSONFraction(value: fraction)]) == (try TaxonJSONTests.viaEncoder([fraction])), "\(fraction)")
+            #expect(TaxonJSONTests.fast([fraction]) == (try TaxonJSONTests.viaEncoder([fraction])), "\(fraction)")
         }
 
         let asked = Array(ids.shuffled(using: &rng).prefix(300)) + [ids[0], ids[0]]
-        let fromTree = LineageBatch(tree: tree, nodes: asked.map { tree.node(for: $0)! })
-        let fromIDs = LineageBatch(lineages: asked.map { id in tree.tree.ancestors(of: tree.node(for: id)!).reversed().map(tree.id(of:)) })
+        let fromTree = LineageBatch(lineages: TreeLineages(snapshot: tree, nodes: asked.map { tree.node(for: $0)! }), source: "tree")
+        let fromIDs = LineageBatch(lineages: asked.map { id in tree.tree.ancestors(of: tree.node(for: id)!).reversed().map(tree.id(of:)) }, source: "sql")
         #expect(fromTree.lineages == fromIDs.lineages)
         #expect(TaxonJSONTests.fast(fromTree) == (try TaxonJSONTests.viaEncoder(fromTree)))
         #expect(String(decoding: TaxonJSONTests.fast(fromTree), as: UTF8.self)
             == String(decoding: TaxonJSONTests.fast(fromIDs), as: UTF8.self).replacingOccurrences(of: "\"sql\"", with: "\"tree\""))
-        let empty = LineageBatch(tree: tree, nodes: [])
+        let empty = LineageBatch(lineages: TreeLineages(snapshot: tree, nodes: []), source: "tree")
         #expect(TaxonJSONTests.fast(empty) == (try TaxonJSONTests.viaEncoder(empty)))
         for value: Int64 in [1, 9, 10, 99, 100, 1_234_567, 9_007_199_254_740_991, Int64.max, 0, -5] {
             var out: [UInt8] = []

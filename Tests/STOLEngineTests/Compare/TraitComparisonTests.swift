@@ -1,3 +1,4 @@
+import STOLProtocol
 import Testing
 
 @testable import STOLEngine
@@ -18,11 +19,11 @@ struct TraitComparisonTests {
     @Test func lionAndTigerShareTheirDietAndGrassland() {
         let (deltas, similarity) = TraitComparison.compare(Self.lion, Self.tiger)
         #expect(deltas.map(\.key) == ["body length", "diet", "habitat"])
-        #expect(deltas[1] == TraitComparison.Delta(key: "diet", shared: ["carnivore"], onlyA: [], onlyB: []))
+        #expect(deltas[1] == TraitDelta(key: "diet", shared: ["carnivore"], onlyA: [], onlyB: []))
         #expect(deltas[2].shared == ["grassland"])
         #expect(deltas[2].onlyA == ["savanna", "open woodland of Africa", "Gir Forest in India"])
         #expect(deltas[2].onlyB == ["tropical forests", "mangroves", "snowy taiga of Asia"])
-        #expect(deltas[0] == TraitComparison.Delta(key: "body length", shared: [], onlyA: ["1.4–2.5 m"], onlyB: ["1.5–2.9 m"]))
+        #expect(deltas[0] == TraitDelta(key: "body length", shared: [], onlyA: ["1.4–2.5 m"], onlyB: ["1.5–2.9 m"]))
         // Shared: diet/carnivore, habitat/grassland; in all 10 (key, term) pairs.
         #expect(similarity == 0.2)
     }

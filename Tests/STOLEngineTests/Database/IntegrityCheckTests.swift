@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
@@ -8,7 +10,7 @@ import Testing
 /// damaged index is found whatever the digests' seed, the seed changes every digest, and an
 /// interrupted check throws instead of passing.
 @Suite struct IntegrityCheckTests {
-    typealias Fixture = ImporterTests.IndexContentChecking
+    typealias Fixture = IndexContentChecking
 
     static let table = """
         CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, code INTEGER);

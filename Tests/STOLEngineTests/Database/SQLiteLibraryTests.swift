@@ -1,5 +1,7 @@
 import GRDB
+import STOLProtocol
 import Testing
+
 @testable import STOLEngine
 
 /// `SQLiteLibrary`'s settings are the process's: once a connection has been opened they can no

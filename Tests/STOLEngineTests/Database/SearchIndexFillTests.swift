@@ -1,5 +1,7 @@
 import GRDB
+import STOLProtocol
 import Testing
+
 @testable import STOLEngine
 
 /// `SchemaExtensions.fillSearchIndex` keeps each folded name once per taxon and language, whether

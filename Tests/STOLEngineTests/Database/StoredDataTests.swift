@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine
@@ -164,7 +165,7 @@ import Testing
             INSERT INTO kv VALUES ('a', 1), ('b', 2);
             ANALYZE;
             """
-        let queue = try ImporterTests.IndexContentChecking.database(dir, "s.sqlite", sql)
+        let queue = try IndexContentChecking.database(dir, "s.sqlite", sql)
         try queue.close()
         let path = dir.url.appendingPathComponent("s.sqlite").path
         func matches() throws -> Bool {
@@ -196,5 +197,28 @@ import Testing
         #expect(TableDefinition("CREATE TABLE taxa (id INTEGER PRIMARY KEY, status TEXT NOT NULL COLLATE NOCASE DEFAULT 'accepted' CHECK (status IN ('accepted','synonym')))") != spec, "a collation")
         #expect(spec.parts.count == 2 && spec.tail.isEmpty)
         #expect(TableDefinition("CREATE TABLE kv (k TEXT PRIMARY KEY, v) WITHOUT ROWID")?.tail == ["without", "rowid"])
+    }
+
+    /// The engine's `taxa.rank` adds the ranks below species and may be NULL; a file may hold the
+    /// specification's definition (eight ranks, NOT NULL) or the engine's, but no other set.
+    @Test func theRankCheckMayBeTheSpecificationsOrTheEngines() throws {
+        func taxa(_ rank: String) -> ImportSchema.Object {
+            ImportSchema.Object(type: "table", name: "taxa", sql: "CREATE TABLE taxa (id INTEGER PRIMARY KEY, \(rank))")
+        }
+        let eight = "'domain','kingdom','phylum','class','order','family','genus','species'"
+        let engine = taxa("rank TEXT CHECK (rank IN (\(eight),'subspecies','variety'))")
+        try ImportSchema.checkDefinition(engine, expected: engine)
+        try ImportSchema.checkDefinition(taxa("rank TEXT NOT NULL CHECK (rank IN (\(eight)))"), expected: engine)
+        try ImportSchema.checkDefinition(taxa("rank TEXT CHECK (rank IN (\(eight)))"), expected: engine)
+        try ImportSchema.checkDefinition(taxa("rank TEXT NOT NULL CHECK (rank IN (\(eight),'subspecies','variety'))"), expected: engine)
+        #expect(throws: ReferenceError.self, "a rank missing") {
+            try ImportSchema.checkDefinition(taxa("rank TEXT CHECK (rank IN ('domain','kingdom','phylum','class','order','family','species'))"), expected: engine)
+        }
+        #expect(throws: ReferenceError.self, "a rank added") {
+            try ImportSchema.checkDefinition(taxa("rank TEXT CHECK (rank IN (\(eight),'strain'))"), expected: engine)
+        }
+        #expect(throws: ReferenceError.self, "only one of the two added") {
+            try ImportSchema.checkDefinition(taxa("rank TEXT CHECK (rank IN (\(eight),'variety'))"), expected: engine)
+        }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine

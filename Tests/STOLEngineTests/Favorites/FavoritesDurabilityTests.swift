@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import STOLProtocol
 import Testing
 
 @testable import STOLEngine

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import STOLProtocol
 import Testing
 
 @testable import STOLEngine

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import STOLProtocol
 import Testing
 
 @testable import STOLEngine

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
+import STOLProtocol
 import Testing
+
 @testable import STOLEngine
 
 /// The bundled photographs as the engine reads them, how each finds its taxon, and how a size

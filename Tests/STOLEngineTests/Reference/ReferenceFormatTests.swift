@@ -1,4 +1,6 @@
 import Foundation
+import STOLProtocol
+import STOLTestSupport
 import Testing
 
 @testable import STOLEngine

@@ -1,4 +1,6 @@
+import STOLProtocol
 import Testing
+
 @testable import STOLEngine
 
 @Suite struct InflectionTests {

@@ -1,6 +1,9 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
 import Testing
+
 @testable import STOLEngine
 
 /// Search results write the same bytes `JSONEncoder` wrote before `JSONWritable`.

@@ -23,3 +23,4 @@ import Testing
 }
 
 import Foundation
+import STOLProtocol

@@ -1,5 +1,7 @@
 import GRDB
+import STOLProtocol
 import Testing
+
 @testable import STOLEngine
 
 /// The typo stage's close words (`WordVocabulary.closeWords`, through any trigram or through the

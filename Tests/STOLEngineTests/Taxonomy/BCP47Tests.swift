@@ -1,4 +1,6 @@
+import STOLProtocol
 import Testing
+
 @testable import STOLEngine
 
 /// Language tags in the forms an operating system hands an app.

@@ -1,6 +1,9 @@
 import Foundation
+import STOLJSON
+import STOLProtocol
 import STOLRPC
 import Testing
+
 @testable import STOLEngine
 
 /// The hand-written JSON of the browse answers is byte for byte what `JSONEncoder` writes.
@@ -47,8 +50,8 @@ import Testing
         #expect(Self.fast(["ancestors": list]) == (try Self.viaEncoder(["ancestors": list])))
         #expect(Self.fast(["roots": [Taxon]()]) == (try Self.viaEncoder(["roots": [Taxon]()])))
         for cursor in [nil, "eyJpZCI6MX0"] {
-            let page = BrowseMethods.TaxaPage(children: list, nextCursor: cursor)
-            #expect((try ResultEncoding.encode(page)) == (try Self.viaEncoder(page)))
+            let page = TaxonChildren(children: list, nextCursor: cursor)
+            #expect((try JSONEncoding.encode(page)) == (try Self.viaEncoder(page)))
         }
     }
 

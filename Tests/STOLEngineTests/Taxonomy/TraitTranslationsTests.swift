@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
+import STOLProtocol
 import Testing
+
 @testable import STOLEngine
 
 /// The trait translation table: its format, how values are composed from their parts, and how
@@ -8,8 +10,8 @@ import Testing
 @Suite struct TraitTranslationsTests {
     static let table = TraitTranslations.shipped
 
-    static func value(_ english: String, _ lang: String, unit: String? = nil) -> STOLEngine.Trait {
-        table.localized(STOLEngine.Trait(key: "habitat", value: english, unit: unit), to: lang)
+    static func value(_ english: String, _ lang: String, unit: String? = nil) -> STOLProtocol.Trait {
+        table.localized(STOLProtocol.Trait(key: "habitat", value: english, unit: unit), to: lang)
     }
 
     @Test func theShippedTableReadsAndHoldsEveryKind() {
@@ -94,7 +96,7 @@ import Testing
             ("more than 490,000 years", "fr", "plus de 490\u{00A0}000 ans"),
         ]
         for (english, lang, expected) in cases {
-            let trait = Self.fixture.localized(STOLEngine.Trait(key: "habitat", value: english), to: lang)
+            let trait = Self.fixture.localized(STOLProtocol.Trait(key: "habitat", value: english), to: lang)
             #expect(trait.value == expected, "\(english) in \(lang)")
         }
         // A place that is only a term ("Africa", a continent) never ends a lead's list half
@@ -159,7 +161,7 @@ import Testing
     @Test func shareOfTheEmbeddedDatabaseTranslated() throws {
         let queue = try DatabaseQueue(path: try Engine.embeddedDatabaseURL().path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         let traits = try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT trait_key, trait_value, unit FROM traits").map { STOLEngine.Trait(key: $0[0], value: $0[1], unit: $0[2]) }
+            try Row.fetchAll(db, sql: "SELECT trait_key, trait_value, unit FROM traits").map { STOLProtocol.Trait(key: $0[0], value: $0[1], unit: $0[2]) }
         }
         #expect(traits.count > 1000)
         for lang in TraitTranslations.languages {

@@ -11,6 +11,7 @@ import Darwin
 import Foundation
 import Logging
 import STOLRPC
+import STOLJSON
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func dispatchFuzzerTestOneInput(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
@@ -33,16 +34,16 @@ enum DispatchChecks {
         // a tiny output budget, so intake pauses for every message written (the backpressure gate).
         let control = input[0]
         var options = RPCServer.Options()
-        options.serverName = "fuzz"
-        options.serverVersion = "1"
+        options.identity.serverName = "fuzz"
+        options.identity.serverVersion = "1"
         // The batch cap is decided by a scan of the raw line (entries not validated), which this
         // oracle does not reproduce; LifecycleTests and BatchEntryCounterTests cover it. Without
         // this, an 8 KiB input of over 1,000 entries would be a false failure.
-        options.maxBatchEntries = .max
+        options.limits.maxBatchEntries = .max
         if control < 128 {
-            options.maxMessageBytes = Int(control) + 1
+            options.limits.maxMessageBytes = Int(control) + 1
         } else if control != 0xFF {
-            options.outputBudgetBytes = Int(control - 0x80) * 8 + 1
+            options.limits.outputBudgetBytes = Int(control - 0x80) * 8 + 1
         }
 
         // Lines that would end or wedge the session are left out (see `Oracle.mustSkip`).
@@ -50,13 +51,13 @@ enum DispatchChecks {
         var lines = input.dropFirst().split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
         let endsWithLF = lines.last?.isEmpty ?? true
         if endsWithLF { lines.removeLast() }
-        lines = lines.filter { !Oracle.mustSkip($0, cap: options.maxMessageBytes) }
+        lines = lines.filter { !Oracle.mustSkip($0, cap: options.limits.maxMessageBytes) }
         for (i, line) in lines.enumerated() {
             stream += line
             if i < lines.count - 1 || endsWithLF { stream.append(0x0A) }
         }
 
-        let oracle = Oracle(lines: lines, cap: options.maxMessageBytes)
+        let oracle = Oracle(lines: lines, cap: options.limits.maxMessageBytes)
         let output = Session.serve(stream, options: options)
         oracle.check(output: output, input: stream)
     }

@@ -2,6 +2,7 @@
 // through `JSONParser` and `IncomingMessage`, and every parsed value is round-tripped through
 // `JSONWriter`. Any broken invariant traps, which libFuzzer reports as a crash.
 import STOLRPC
+import STOLJSON
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func rpcFuzzerTestOneInput(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
@@ -27,10 +28,11 @@ enum FuzzChecks {
 
         var chunked = LineFramer(maxLineBytes: cap)
         var events: [LineFramer.Event] = []
-        var rng = SplitMix(seed: UInt64(control) &* 0x9E37_79B9 &+ UInt64(stream.count))
-        var offset = 0
+        // Chunk sizes from 1 to 17, in a sequence the control byte picks.
+        var offset = 0, step = Int(control)
         while offset < stream.count {
-            let size = min(stream.count - offset, 1 + Int(rng.next() % 17))
+            step = (step &* 5 &+ 3) & 0xFF
+            let size = min(stream.count - offset, 1 + step % 17)
             events += chunked.push(Array(stream[offset..<offset + size]))
             check(chunked.bufferedBytes <= cap + 1, "framer buffered more than the cap")
             offset += size
@@ -101,17 +103,5 @@ enum FuzzChecks {
 
     static func check(_ condition: Bool, _ what: @autoclosure () -> String) {
         if !condition { fatalError("fuzz invariant broken: \(what())") }
-    }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

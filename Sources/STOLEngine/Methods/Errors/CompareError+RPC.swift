@@ -1,3 +1,4 @@
+import STOLProtocol
 import STOLRPC
 
 /// How `CompareError` is answered over JSON-RPC.
@@ -5,7 +6,7 @@ extension CompareError: RPCErrorConvertible {
     public var rpcError: RPCError {
         switch self {
         case .notASpecies(let id):
-            .kind(ErrorCode.notPossible, "notASpecies", "Taxon \(id) is not a species", ["id": .integer(id)])
+            .kind(ErrorCode.notPossible, .notASpecies, "Taxon \(id) is not a species", ["id": .integer(id)])
         }
     }
 }

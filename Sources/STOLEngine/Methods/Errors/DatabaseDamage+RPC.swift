@@ -1,12 +1,13 @@
+import STOLProtocol
 import STOLRPC
 
 /// How `DatabaseDamage` is answered over JSON-RPC.
 extension DatabaseDamage: RPCErrorConvertible {
     public var rpcError: RPCError {
         if source == .reference {
-            return .kind(ReferenceError.code, "databaseCorrupt", description,
+            return .kind(ErrorCode.reference, .databaseCorrupt, description,
                          ["detail": .string(detail), "fallback": "database/deactivateReference", "source": .string(source.rawValue)])
         }
-        return .kind(ReferenceError.code, "databaseCorrupt", description, ["detail": .string(detail), "source": .string(source.rawValue)])
+        return .kind(ErrorCode.reference, .databaseCorrupt, description, ["detail": .string(detail), "source": .string(source.rawValue)])
     }
 }

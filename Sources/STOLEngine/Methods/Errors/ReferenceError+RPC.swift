@@ -1,12 +1,10 @@
+import STOLProtocol
 import STOLRPC
 
 /// How `ReferenceError` is answered over JSON-RPC.
 extension ReferenceError: RPCErrorConvertible {
-    /// The JSON-RPC error code of this family of errors.
-    public static let code = -32020
-
     public var rpcError: RPCError {
-        let code = Self.code
+        let code = ErrorCode.reference
         switch self {
         case .fileUnreadable(let d): return .kind(code, kind, description, ["detail": .string(d)])
         case let .fileTooLarge(size, limit): return .kind(code, kind, description, ["size": .integer(Int(size)), "limit": .integer(Int(limit))])

@@ -1,3 +1,4 @@
+import STOLProtocol
 import STOLRPC
 
 /// How `SearchQueryError` is answered over JSON-RPC: invalid params naming `query`.

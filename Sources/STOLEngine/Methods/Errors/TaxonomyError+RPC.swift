@@ -1,3 +1,4 @@
+import STOLProtocol
 import STOLRPC
 
 /// How `TaxonomyError` is answered over JSON-RPC.
@@ -5,7 +6,7 @@ extension TaxonomyError: RPCErrorConvertible {
     public var rpcError: RPCError {
         switch self {
         case .taxonNotFound(let id):
-            .kind(ErrorCode.notFound, "taxonNotFound", "No taxon with id \(id)", ["id": .integer(id)])
+            .kind(ErrorCode.notFound, .taxonNotFound, "No taxon with id \(id)", ["id": .integer(id)])
         }
     }
 }
