@@ -26,8 +26,9 @@ import Testing
     func names(_ results: [JSONValue]) -> [String] { results.compactMap { $0["scientificName"]?.stringValue } }
 
     /// Top-1, top-3 and MRR over the judgment set must stay at or above what this engine reached
-    /// when it was set (top-1 0.874, top-3 0.932, MRR 0.904; `BENCHMARKS.md`), a little below so
-    /// that only a regression fails. Judgments whose taxa the database lacks are pending.
+    /// when it was set (top-1 0.897, top-3 0.941, MRR 0.920; `bench/judgments/README.md`), a
+    /// little below so that only a regression fails. Judgments whose taxa the database lacks are
+    /// pending.
     @Test func judgmentSetStaysAboveItsThresholds() async throws {
         let engine = try Self.engine.get()
         let file = EngineBinary.repositoryRoot.appendingPathComponent("bench/judgments/embedded.tsv")
@@ -50,10 +51,10 @@ import Testing
         let n = Double(ranks.count)
         let top1 = Double(ranks.count { $0 == 1 }) / n, top3 = Double(ranks.count { $0 > 0 && $0 <= 3 }) / n
         let mrr = ranks.reduce(0.0) { $0 + ($1 > 0 ? 1 / Double($1) : 0) } / n
-        #expect(ranks.count >= 800, "judged \(ranks.count) of \(rows.count)")
-        #expect(top1 >= 0.85, "top-1 \(top1); first misses: \(misses.prefix(20))")
-        #expect(top3 >= 0.91, "top-3 \(top3)")
-        #expect(mrr >= 0.88, "MRR \(mrr)")
+        #expect(ranks.count >= 850, "judged \(ranks.count) of \(rows.count)")
+        #expect(top1 >= 0.87, "top-1 \(top1); first misses: \(misses.prefix(20))")
+        #expect(top3 >= 0.92, "top-3 \(top3)")
+        #expect(mrr >= 0.90, "MRR \(mrr)")
     }
 
     /// The word a name is about comes first: `Wal` finds whales before the whale shark and the
