@@ -15,8 +15,9 @@ import Foundation
 /// - `[modifiers]`: words beside a name's head that are not it: before it in languages whose
 ///   head comes first (French `grand`, `petit`; articles), after it in the others (English
 ///   `family`: "Cactus family").
-/// - `[typical]`: words that, beside a head alone, name the typical organism of that kind
-///   ("Common carp", "Dauphin commun", "Gemeiner Delfin"): a prominence input (`Prominence`).
+/// - `[typical]`: words that, beside a head alone, name the typical organisms of that kind
+///   ("Common carp", "True seals", "Dauphin commun", "Gemeiner Delfin"): such an organism ranks as
+///   better known for its head, such a group as named by its head (`NameMatcher.Match.typical`).
 public struct Lexicon: Sendable, Equatable {
     /// Folded word → its meanings, folded (each a word or words separated by spaces).
     public var means: [String: [String]] = [:]
