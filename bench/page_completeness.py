@@ -97,6 +97,38 @@ def completeness(db, media=()):
     return out
 
 
+PHOTOS = os.path.join(ROOT, "Sources", "STOLEngine", "Resources", "BundledMedia", "photos.tsv")
+
+
+def as_served(engine, db, out, embedded):
+    """What the engine's `taxon/detail` shows, counted on the pages themselves: a picture
+    (`include: ["image"]`: the bundled photographs and media packs) and, per language, species whose
+    every trait comes back translated. On the embedded database every species page is asked for; on
+    a large one only the species named like a bundled photograph (for pictures; its traits are
+    counted from the table)."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    if embedded:
+        ids = [r[0] for r in con.execute("SELECT id FROM taxa WHERE rank = 'species'")]
+    else:
+        photographed = [line.split("\t")[1] for line in open(PHOTOS, encoding="utf-8").read().splitlines()[1:] if line.strip()]
+        ids = [r[0] for name in photographed for r in con.execute("SELECT id FROM taxa WHERE rank = 'species' AND scientific_name = ?", (name,))]
+    con.close()
+    pictured, translated = 0, {lang: 0 for lang in LANGS}
+    with Engine(engine, database=None if embedded else db) as e:
+        for taxon in ids:
+            page = e.call("taxon/detail", {"id": taxon, "lang": "en", "include": ["image"]})
+            image = page.get("image")
+            pictured += bool(image) and image.get("taxonId") == taxon  # its own, not a relative's
+            if embedded and page.get("traits"):
+                for lang in LANGS:
+                    traits = page["traits"] if lang == "en" else e.call("taxon/detail", {"id": taxon, "lang": lang})["traits"]
+                    translated[lang] += lang == "en" or all(t.get("translated") for t in traits)
+    out["picture_served"] = pictured
+    if embedded:
+        for lang in LANGS:
+            out[f"traits_{lang}"] = translated[lang]
+
+
 def detail_latency(engine, db, n=300, rounds=3):
     """taxon/detail p50 (ms) for species with and without a description, calls interleaved."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -140,15 +172,16 @@ def markdown(embedded, ncbi, plain, latency, builds, args):
             continue
         s = c["species"]
         out.append("| " + " | ".join([name, f"{s:,}", pct(c.get("description", 0), s)] + [pct(c.get(f"description_{l}", 0), s) for l in LANGS]
-                                     + [pct(c["picture"], s), pct(c["traits"], s)] + [pct(c[f"traits_{l}"], s) for l in LANGS]) + " |")
+                                     + [pct(max(c["picture"], c.get("picture_served", 0)), s), pct(c["traits"], s)] + [pct(c[f"traits_{l}"], s) for l in LANGS]) + " |")
     out += ["",
             "- Descriptions: the embedded database's are the dataset's own words (`dataset/default/descriptions.tsv`, licence "
             f"{', '.join(embedded.get('description_licenses', [])) or 'none yet'}); the NCBI database's are English Wikipedia's introductions "
             f"that name their taxon (licences: {', '.join(ncbi.get('description_licenses', [])) if ncbi else '–'}).",
-            "- Pictures: taxa with an image of their own in an `images` table of the database or a media pack given with `--media` "
+            "- Pictures: species whose `taxon/detail` (`include: [\"image\"]`) shows an image: the engine's bundled photographs, "
+            "matched by scientific name, or an image of their own in an `images` table or a media pack given with `--media` "
             f"({', '.join(os.path.basename(m) for m in args.media) or 'none given'}); a species shown with its genus's image is not counted.",
-            "- Traits: the datasets write them in English; a language column of `traits` is counted when a database has one "
-            "(values translated by the engine at answer time are not counted here).", ""]
+            "- Traits: the datasets write them in English; in another language, species whose every trait `taxon/detail` returns "
+            "marked `translated` (asked for every species of the embedded database).", ""]
     if ncbi:
         out += ["## English names the NCBI build gains from MDD and AviList", "",
                 "| source (as `name_sources` records it) | English names added | taxa given one |", "|---|---|---|"]
@@ -217,7 +250,10 @@ def main():
     elif os.path.exists(stored):
         builds = json.load(open(stored))
     embedded = completeness(args.embedded, args.media)
+    as_served(args.engine, args.embedded, embedded, embedded=True)
     ncbi = completeness(args.ncbi) if os.path.exists(args.ncbi) else None
+    if ncbi:
+        as_served(args.engine, args.ncbi, ncbi, embedded=False)
     plain = completeness(args.ncbi_plain) if os.path.exists(args.ncbi_plain) else None
     latency = None if args.no_latency or not ncbi else detail_latency(args.engine, args.ncbi)
     text = markdown(embedded, ncbi, plain, latency, builds, args)
