@@ -26,8 +26,9 @@ import Testing
     func names(_ results: [JSONValue]) -> [String] { results.compactMap { $0["scientificName"]?.stringValue } }
 
     /// Top-1, top-3 and MRR over the judgment set must stay at or above what this engine reached
-    /// when it was set (top-1 0.874, top-3 0.932, MRR 0.904; `BENCHMARKS.md`), a little below so
-    /// that only a regression fails. Judgments whose taxa the database lacks are pending.
+    /// when it was set (top-1 0.897, top-3 0.941, MRR 0.920; `bench/judgments/README.md`), a
+    /// little below so that only a regression fails. Judgments whose taxa the database lacks are
+    /// pending.
     @Test func judgmentSetStaysAboveItsThresholds() async throws {
         let engine = try Self.engine.get()
         let file = EngineBinary.repositoryRoot.appendingPathComponent("bench/judgments/embedded.tsv")
@@ -50,10 +51,10 @@ import Testing
         let n = Double(ranks.count)
         let top1 = Double(ranks.count { $0 == 1 }) / n, top3 = Double(ranks.count { $0 > 0 && $0 <= 3 }) / n
         let mrr = ranks.reduce(0.0) { $0 + ($1 > 0 ? 1 / Double($1) : 0) } / n
-        #expect(ranks.count >= 800, "judged \(ranks.count) of \(rows.count)")
-        #expect(top1 >= 0.85, "top-1 \(top1); first misses: \(misses.prefix(20))")
-        #expect(top3 >= 0.91, "top-3 \(top3)")
-        #expect(mrr >= 0.88, "MRR \(mrr)")
+        #expect(ranks.count >= 850, "judged \(ranks.count) of \(rows.count)")
+        #expect(top1 >= 0.87, "top-1 \(top1); first misses: \(misses.prefix(20))")
+        #expect(top3 >= 0.92, "top-3 \(top3)")
+        #expect(mrr >= 0.90, "MRR \(mrr)")
     }
 
     /// The word a name is about comes first: `Wal` finds whales before the whale shark and the
@@ -174,6 +175,12 @@ import Testing
               trait domestic: yes
             species Felis chaus
               name en Jungle cat
+            genus Panthera
+            species Panthera leo
+              name en Lion
+              name de Löwe
+              name fr Lion
+              name es León
             order Tardigrada
             family Milnesiidae
             genus Milnesium
@@ -187,6 +194,13 @@ import Testing
             family Coronaviridae
             genus Alphacoronavirus
             species Bear alphacoronavirus
+            domain Bacteria
+            phylum Bacillota
+            class Bacilli
+            order Lactobacillales
+            family Streptococcaceae
+            genus Lactococcus
+            species Lactococcus lactis
             """)
         let engine = try EngineProcess(["--database", database.path])
         let cat = try await results("cat", engine: engine)
@@ -202,10 +216,15 @@ import Testing
         // Autocomplete: the best-known first.
         let suggestions = await engine.result(SearchAutocompleteRequest(prefix: "b", limit: 3))?["suggestions"]?.arrayValue ?? []
         #expect(!suggestions.contains { $0["text"] == "Bear alphacoronavirus" }, "\(suggestions)")
+        // `l`: the lion, named in four languages, before the bacterium *Lactococcus lactis*; both word starts.
+        let lSuggestions = (await engine.result(SearchAutocompleteRequest(prefix: "l", limit: 10))?["suggestions"]?.arrayValue ?? [])
+            .compactMap { $0["scientificName"]?.stringValue }
+        let lion = try #require(lSuggestions.firstIndex(of: "Panthera leo"), "\(lSuggestions)")
+        let lactis = try #require(lSuggestions.firstIndex(of: "Lactococcus lactis"), "\(lSuggestions)")
+        #expect(lion < lactis, "\(lSuggestions)")
         let embedded = try Self.engine.get()
         let l = (await embedded.result(SearchAutocompleteRequest(prefix: "l", limit: 20))?["suggestions"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }
-        let lion = try #require(l.firstIndex(of: "Lion"), "\(l)")
-        #expect(lion < (l.firstIndex(of: "L. lactis") ?? 99), "\(l)")
+        #expect(l.contains("Lion"), "\(l)")
     }
 
     /// A database of the specification's tables alone gets heads and prominence at import, and

@@ -26,7 +26,7 @@ import Testing
         ("Homo sapiens", "Homo sapiens"), ("human", "Homo sapiens"), ("orca", "Orcinus orca"), ("cheetah", "Acinonyx jubatus"),
         ("jaguar", "Panthera onca"), ("snow leopard", "Panthera uncia"), ("Pez león", "Pterois volitans"),
         ("manchot empereur", "Aptenodytes forsteri"), ("perro", "Canis familiaris"), ("tiger shark", "Galeocerdo cuvier"),
-        ("leo lion", "Panthera leo"), ("elephant", "Elephantidae"), ("kangaroo", "Osphranter rufus"),
+        ("leo lion", "Panthera leo"), ("elephant", "Elephantidae"), ("kangaroo", "Macropodidae"),
     ]
 
     static let engine = Result { try EngineProcess() }
@@ -43,6 +43,8 @@ import Testing
     /// rightly ambiguous, like `wolves`, whose family "Dogs, wolves and foxes" comes first):
     /// plurals, misspellings, compounds, accents and case, in English, Spanish, French and German.
     static let moreResults: [(query: String, expected: String, within: Int)] = [
+        // "Kangaroos and wallabies" is named by the word alone: the family, then its best-known members.
+        ("kangaroo", "Osphranter rufus", 3),
         // English plurals, regular and irregular.
         ("tigers", "Panthera tigris", 1), ("wolves", "Canis lupus", 3), ("mice", "Mus musculus", 3), ("lions", "Panthera leo", 1),
         ("giraffes", "Giraffa camelopardalis", 3), ("elephants", "Elephantidae", 1), ("foxes", "Vulpes vulpes", 3),

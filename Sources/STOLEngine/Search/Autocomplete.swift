@@ -64,7 +64,7 @@ public struct Autocomplete: Sendable {
             }
             // The best-known taxa's names, filtered here as the statements above filter.
             if ranking {
-                for name in try prominent.names(in: db) where filters.rank.map({ $0.rawValue == name.name.rank }) ?? true
+                for name in try prominent.names(in: db) where filters.rank.map({ $0 == name.name.rank }) ?? true
                     && filters.conservation.map({ set in name.conservation.flatMap(ConservationStatus.init(rawValue:)).map(set.contains) ?? false }) ?? true {
                     if let found = Self.wordStart(of: folded, in: name.name.folded) { rows.append((name, found)) }
                 }
@@ -78,7 +78,7 @@ public struct Autocomplete: Sendable {
                 let isPreferred = preferred.contains(PreferredName(taxon: row.taxonID, name: row.name))
                 let suggestion = Suggestion(
                     text: row.name, taxonId: row.taxonID, matchType: row.matchType, lang: row.lang, scientificName: row.scientificName,
-                    rank: row.rank.flatMap(Rank.init(rawValue:)), conservationStatus: read.conservation.flatMap(ConservationStatus.init(rawValue:)))
+                    rank: row.rank, conservationStatus: read.conservation.flatMap(ConservationStatus.init(rawValue:)))
                 candidates.append((suggestion, Self.score(row, found: found, folded: folded, lang: lang), isPreferred, row.folded))
             }
             candidates.sort { a, b in

@@ -10,8 +10,8 @@ struct CandidateName: Sendable {
     var matchType: String
     var lang: String?
     var scientificName: String
-    var rank: String?
-    var status: String
+    var rank: Rank?
+    var status: TaxonStatus
     /// The name's head (`NameStructure`), when the database stores it.
     var head: String?
     /// The name's words with compound words split by `|`, when one is split.
@@ -66,7 +66,7 @@ extension CandidateName {
             taxonID: try row.taxonID(0, "search_names.taxon_id"), name: try row.text(1, "search_names.name"),
             folded: try row.text(2, "search_names.folded"), matchType: try row.text(3, "search_names.match_type"),
             lang: try row.textOrNull(4, "search_names.lang"), scientificName: try row.text(5, "taxa.scientific_name"),
-            rank: try row.memberOrNull(Rank.self, 6, "taxa.rank")?.rawValue, status: try row.member(TaxonStatus.self, 7, "taxa.status").rawValue,
+            rank: try row.memberOrNull(Rank.self, 6, "taxa.rank"), status: try row.member(TaxonStatus.self, 7, "taxa.status"),
             head: try row.textOrNull(8, "name_heads.head"), parts: try row.textOrNull(9, "name_heads.parts"),
             prominence: Int(clamping: try row.integerOrNull(10, "taxon_prominence.prominence") ?? 0))
     }

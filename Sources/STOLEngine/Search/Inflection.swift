@@ -27,6 +27,8 @@ public enum Inflection {
     /// The language of a name or the user ("pt-BR" → "pt").
     static func primary(_ lang: String?) -> String? {
         guard let lang else { return nil }
+        // Most tags are already a primary subtag in lower case ("en"): no new string.
+        if lang.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) { return lang }
         return String(lang.prefix { $0 != "-" && $0 != "_" }).lowercased()
     }
 

@@ -3,8 +3,8 @@ import Foundation
 /// What people call organisms that no checklist lists, per language: the plain files in
 /// `Resources/Lexicon/<lang>.txt`, kept in the project and read once.
 ///
-/// A file has four sections (`[means]`, `[same]`, `[words]`, `[modifiers]`); lines starting
-/// with `#` are comments. Entries are compared folded (`TextFolding`):
+/// A file has five sections (`[means]`, `[same]`, `[words]`, `[modifiers]`, `[typical]`); lines
+/// starting with `#` are comments. Entries are compared folded (`TextFolding`):
 /// - `[means]`: `word, word: meaning, meaning`. A query word also searches its meanings: child
 ///   words (`puppy: dog`), clipped words (`hippo: hippopotamus`), everyday words (`corn: maize`).
 /// - `[same]`: `form: form, form`. Forms of one word, each searching the others: spellings
@@ -15,6 +15,9 @@ import Foundation
 /// - `[modifiers]`: words beside a name's head that are not it: before it in languages whose
 ///   head comes first (French `grand`, `petit`; articles), after it in the others (English
 ///   `family`: "Cactus family").
+/// - `[typical]`: words that, beside a head alone, name the typical organisms of that kind
+///   ("Common carp", "True seals", "Dauphin commun", "Gemeiner Delfin"): such an organism ranks as
+///   better known for its head, such a group as named by its head (`NameMatcher.Match.typical`).
 public struct Lexicon: Sendable, Equatable {
     /// Folded word → its meanings, folded (each a word or words separated by spaces).
     public var means: [String: [String]] = [:]
@@ -24,6 +27,8 @@ public struct Lexicon: Sendable, Equatable {
     public var words: Set<String> = []
     /// Words beside a head that are not it (`[modifiers]`).
     public var modifiers: Set<String> = []
+    /// Words that name the typical organism of a kind beside its head (`[typical]`).
+    public var typical: Set<String> = []
 
     /// An empty lexicon.
     public init() {}
@@ -72,6 +77,8 @@ public struct Lexicon: Sendable, Equatable {
                 words.formUnion(line.split(separator: " ").map { TextFolding.fold(String($0)) })
             case "modifiers":
                 modifiers.formUnion(line.split(separator: " ").map { TextFolding.fold(String($0)) })
+            case "typical":
+                typical.formUnion(line.split(separator: " ").map { TextFolding.fold(String($0)) })
             default:
                 continue
             }

@@ -20,9 +20,18 @@ struct NameMatcher: Sendable {
         /// An accented query word matched a name that lacks it as typed (folded, or through a
         /// singular): a name in another language so matched is no match (`chêne` is no German `…chen`).
         var foldedOnly = false
-        /// The name is its head alone (in its first item, but for the lexicon's `[modifiers]`):
-        /// "Bees", "Butterflies and moths", "cat family", not "leafcutter bees".
+        /// The name is its head alone (in its first item): "Bees", "Butterflies and moths"; not
+        /// "leafcutter bees", nor "cat family", a family named after one of its members.
         var bare = false
+        /// The name is two words, a `[typical]` word of its language (`Lexicon`) and the one query
+        /// word, whole or in another number: "Common carp" for `carp`, "Dauphin commun" for
+        /// `dauphin`, not "Gemeine Flor|fliege" for `Fliege`. It names the typical organism of its
+        /// kind, which ranks as better known (`SearchScore`).
+        var typical = false
+        /// A one-word scientific name matched whole by a query typed without capitals: read as a
+        /// word of the language, it ranks as a whole word (`armadillo` means the armadillos, not
+        /// the woodlouse genus *Armadillo*; `panda` the giant panda, not the tree genus *Panda*).
+        var uncapitalizedGenus = false
     }
 
     let folded: String
@@ -30,6 +39,8 @@ struct NameMatcher: Sendable {
     let phrases: [[String]]
     /// The query lower-cased with its accents kept, for accent-exact matches.
     let lower: String
+    /// The query is one word typed without capitals (`Match.uncapitalizedGenus`).
+    let uncapitalizedWord: Bool
     /// `lower` when it has accents.
     let accented: String?
     /// The query's words that carry accents, as typed (lower case) and folded.
@@ -39,6 +50,12 @@ struct NameMatcher: Sendable {
     /// Per query word, its singulars in each language with plurals (the word itself included),
     /// computed once rather than per name.
     let queryLemmas: [[String: Set<String>]]
+    /// Per query word, every form an inflection of it can take in any language
+    /// (`Inflection.forms`): a name's word outside it is no inflection of the query word, which
+    /// spares working out the word's singulars for nearly every word of every name judged.
+    let queryForms: [Set<String>]
+    /// Per query word, its length in characters.
+    let tokenLengths: [Int]
 
     init(_ query: SearchQuery) {
         folded = query.folded
@@ -49,6 +66,7 @@ struct NameMatcher: Sendable {
         }
         lower = query.text.replacingOccurrences(of: "\"", with: " ").lowercased()
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        uncapitalizedWord = query.tokens.count == 1 && !query.text.unicodeScalars.contains { $0.properties.isUppercase }
         accented = lower.unicodeScalars.contains { $0.value >= 0x80 } ? lower : nil
         accentedTokens = accented.map { text in
             text.split { !($0.isLetter || $0.isNumber) }.map(String.init).filter { $0.unicodeScalars.contains { $0.value >= 0x80 } }
@@ -58,16 +76,24 @@ struct NameMatcher: Sendable {
         queryLemmas = tokens.map { token in
             Dictionary(uniqueKeysWithValues: Inflection.languages.map { ($0, Inflection.lemmas(token, lang: $0)) })
         }
+        queryForms = tokens.map { Inflection.forms($0) }
+        tokenLengths = tokens.map(\.count)
     }
 
-    /// The match of one name, or nil when the name alone does not hold every query word.
+    /// The match of one name, or nil when the name alone does not hold every query word. Whether
+    /// the name is bare (`Match.bare`) is worked out only for a taxon above species, the one
+    /// place it counts (`SearchService.Hit`).
     func match(_ name: CandidateName) -> Match? {
-        match(name: name.name, nameFolded: name.folded, lang: name.lang, parts: name.wordParts, head: name.headWord)
+        let aboveSpecies = !(name.rank?.isSpeciesOrBelow ?? false)
+        var found = match(name: name.name, nameFolded: name.folded, lang: name.lang, parts: name.wordParts, head: name.headWord, bareNeeded: aboveSpecies)
+        if uncapitalizedWord, name.matchType == "scientific", let tier = found?.tier, tier <= .exactFolded { found?.uncapitalizedGenus = true }
+        return found
     }
 
     /// The match of one name (`name` as stored, `nameFolded` folded, its words as compound
-    /// `parts`, its `head`), or nil when the name alone does not hold every query word.
-    func match(name: String, nameFolded: String, lang: String?, parts: [[String]]? = nil, head: String? = nil) -> Match? {
+    /// `parts`, its `head`), or nil when the name alone does not hold every query word. With
+    /// `bareNeeded` false, `Match.bare` is left false unless the name is the query.
+    func match(name: String, nameFolded: String, lang: String?, parts: [[String]]? = nil, head: String? = nil, bareNeeded: Bool = true) -> Match? {
         var result: Match
         let primary = Inflection.primary(lang)
         let wordParts = parts ?? SearchQuery.words(ofFolded: nameFolded).map { [$0] }
@@ -88,12 +114,14 @@ struct NameMatcher: Sendable {
                 worst = max(worst, best.tier)
                 isHead = isHead || best.head
             }
-            result = Match(tier: worst, head: isHead, bare: isBare(nameFolded, words: words, lang: primary))
+            result = Match(tier: worst, head: isHead, bare: bareNeeded && isBare(nameFolded, parts: wordParts, words: words, primary: primary))
+            result.typical = isHead && isTypical(parts: wordParts, primary: primary)
             // The whole name with the query's words in another number (`lions` → "Lion", `bear` →
             // "Bears", `house mice` → "House mouse").
             if worst == .inflected, words.count == tokens.count, primary != nil,
                 tokens.indices.allSatisfy({ words[$0] == tokens[$0] || inflected($0, words[$0], primary: primary) }) {
                 result.tier = .exactInflected
+                result.bare = result.bare || words.count == 1
             }
         }
         // A name that holds an accented query word once folded but not as typed lacks its
@@ -107,10 +135,28 @@ struct NameMatcher: Sendable {
         return result
     }
 
-    /// Whether a name (folded, its `words`) in language `lang` is its head alone (`Match.bare`).
-    func isBare(_ nameFolded: String, words: [String], lang: String?) -> Bool {
-        let modifiers = Lexicon.of(lang).modifiers
-        return words.prefix(NameStructure.firstItemLength(nameFolded, words: words)).count { !modifiers.contains($0) } <= 1
+    /// Whether a name of words as compound `parts`, in language `primary`, is a typical word and
+    /// the one query word (`Match.typical`).
+    func isTypical(parts: [[String]], primary: String?) -> Bool {
+        guard tokens.count == 1, parts.count == 2, parts[0].count == 1, parts[1].count == 1 else { return false }
+        let typical = Lexicon.of(primary).typical
+        guard !typical.isEmpty, !typical.contains(tokens[0]) else { return false }
+        let other = typical.contains(parts[0][0]) ? parts[1][0] : typical.contains(parts[1][0]) ? parts[0][0] : nil
+        guard let other else { return false }
+        return other == tokens[0] || (inflectable[0] && inflected(0, other, primary: primary))
+    }
+
+    /// Whether a name (folded, its words as compound `parts`, in language `primary`) is its head
+    /// alone (`Match.bare`): its first item is one word, not split into parts ("Langschwanz|mäuse"
+    /// is not); a typical word beside it does not count ("True seals", `Match.typical`).
+    func isBare(_ nameFolded: String, parts: [[String]], words: [String], primary: String?) -> Bool {
+        guard (parts.first?.count ?? 1) <= 1 else { return false }
+        if words.count <= 1 { return true }
+        let length = NameStructure.firstItemLength(nameFolded, words: words)
+        if length <= 1 { return true }
+        guard length == 2, parts.count >= 2, parts[1].count <= 1 else { return false }
+        let typical = Lexicon.of(primary).typical
+        return typical.contains(words[0]) != typical.contains(words[1])
     }
 
     /// Whether `name` (as stored) lacks an accented query word as typed.
@@ -143,7 +189,7 @@ struct NameMatcher: Sendable {
                 // A prefix of a split word is of its head when it reaches into the head part.
                 let reachesHead = parts.count == 1 || token.count > word.count - (parts.last?.count ?? 0)
                 consider(.prefix, headWord && reachesHead)
-            } else if token.count >= 3, Self.holdsInside(word, token) || compoundHead(i, of: word, primary: primary), !holdsOtherToken(word, besides: i) {
+            } else if tokenLengths[i] >= 3, Self.holdsInside(word, token, length: tokenLengths[i]) || compoundHead(i, of: word, primary: primary), !holdsOtherToken(word, besides: i) {
                 consider(.wordInternal, headWord && (word.hasSuffix(token) || compoundHead(i, of: word, primary: primary)))
             }
             guard parts.count > 1 else { continue }
@@ -168,8 +214,8 @@ struct NameMatcher: Sendable {
 
     /// Whether `word` holds `token` as a word-internal match: anywhere from four letters, at its
     /// end for three (a compound's head: `Bär` in "Eisbär", not `leo` in "oleosa").
-    static func holdsInside(_ word: String, _ token: String) -> Bool {
-        token.count > 3 ? contains(word, token) : word.hasSuffix(token)
+    static func holdsInside(_ word: String, _ token: String, length: Int? = nil) -> Bool {
+        (length ?? token.count) > 3 ? contains(word, token) : word.hasSuffix(token)
     }
 
     /// Whether `word` starts with or holds a query word other than word `i`: such a word is not a
@@ -198,10 +244,8 @@ struct NameMatcher: Sendable {
     /// of "Panther", whose beginning it is.
     func inflected(_ i: Int, _ word: String, primary: String?) -> Bool {
         let token = tokens[i]
-        guard word != token, let primary, let singulars = queryLemmas[i][primary],
-            token.first == word.first, abs(token.count - word.count) <= 5
-        else { return false }
-        if token.count < 6, word.count == token.count + 2, word.hasSuffix("er"), word.hasPrefix(token) { return false }
+        guard word != token, queryForms[i].contains(word), let primary, let singulars = queryLemmas[i][primary] else { return false }
+        if tokenLengths[i] < 6, word.count == tokenLengths[i] + 2, word.hasSuffix("er"), word.hasPrefix(token) { return false }
         return !singulars.isDisjoint(with: Inflection.lemmas(word, lang: primary))
     }
 

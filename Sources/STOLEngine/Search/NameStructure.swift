@@ -57,7 +57,8 @@ public struct NameStructure: Sendable, Equatable {
     /// first one.
     static func firstItemLength(_ folded: String, words: [String]) -> Int {
         var count = words.count
-        if let separator = folded.firstIndex(where: { $0 == "," || $0 == "&" || $0 == ";" || $0 == "/" }) {
+        // Separators are ASCII: found among the bytes, without walking characters.
+        if let separator = folded.utf8.firstIndex(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "/") }) {
             count = min(count, SearchQuery.words(ofFolded: String(folded[..<separator])).count)
         }
         if let conjunction = words.indices.first(where: { $0 > 0 && $0 < words.count - 1 && conjunctions.contains(words[$0]) }) {
@@ -84,9 +85,9 @@ public struct NameStructure: Sendable, Equatable {
     /// The head of a name that has no stored structure (a database built before heads were), by
     /// the same rules without splitting compounds: its head word.
     public static func head(ofFolded folded: String, lang: String?, matchType: String) -> String? {
+        guard matchType == "common" else { return SearchQuery.firstWord(ofFolded: folded) }
         let words = SearchQuery.words(ofFolded: folded)
-        guard let first = words.first else { return nil }
-        guard matchType == "common" else { return first }
+        guard !words.isEmpty else { return nil }
         let primary = Inflection.primary(lang) ?? ""
         return words[headIndex(words, lang: primary, lexicon: Lexicon.of(primary), firstItem: firstItemLength(folded, words: words))]
     }

@@ -98,7 +98,7 @@ enum PartialMatch {
         guard count >= 1 else { return nil }
         let extra = Double(min(unused.count, 4)) / 4
         // A query of a head and its modifiers names a kind: a species.
-        let species = name.rank == Rank.species.rawValue ? 1.0 : 0
+        let species = name.rank == .species ? 1.0 : 0
         return 0.5 * (headMatched ? 1 : 0) + 0.3 * matched / Double(tokens.count) + 0.03 * (1 - extra) + 0.05 * species
     }
 

@@ -38,8 +38,9 @@ enum QueryRewrites {
             out.append(Rewrite(query: parsed, readAs: text))
         }
         let primary = Inflection.primary(lang)
-        func isTerm(_ word: String) throws -> Bool {
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM fts_taxa WHERE fts_taxa MATCH ?)"), arguments: [WordVocabulary.quoted(word)]) ?? false
+        /// Whether some taxon's names hold `words` (a word, or words side by side).
+        func isTerm(_ words: String) throws -> Bool {
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM fts_taxa WHERE fts_taxa MATCH ?)"), arguments: [WordVocabulary.quoted(words)]) ?? false
         }
         // Per word, its other readings, each a word or words.
         var options: [[[String]]] = []
@@ -50,12 +51,13 @@ enum QueryRewrites {
                 let other = token.hasSuffix("our") ? String(token.dropLast(2)) + "r" : token.hasSuffix("or") ? String(token.dropLast(1)) + "ur" : nil
                 if let other, try isTerm(other) { readings.append([other]) }
             }
-            // A closed compound as two words.
+            // A closed compound as two words some name has side by side (`honeybee` → honey bee;
+            // not `raccoon` → rac coon, though both are words of some name).
             let letters = Array(token)
             if letters.count >= shortestSplit, letters.allSatisfy(\.isLetter) {
                 for cut in shortestHalf...(letters.count - shortestHalf) {
                     let left = String(letters[..<cut]), right = String(letters[cut...])
-                    if try isTerm(left), try isTerm(right) { readings.append([left, right]) }
+                    if try isTerm(left + " " + right) { readings.append([left, right]) }
                 }
             }
             options.append(readings)

@@ -102,12 +102,20 @@ public struct SearchQuery: Sendable, Equatable {
     public var wholeNameForms: [String] {
         let words = tokens
         guard words.joined(separator: " ") == folded else { return [folded, words.joined(separator: " ")] }
-        var out: [[String]] = [[]]
-        for word in words {
+        var out: [String] = [""]
+        for (index, word) in words.enumerated() {
             let forms = [word] + Inflection.forms(word).sorted()
-            out = out.flatMap { prefix in forms.map { prefix + [$0] } }.prefix(Self.wholeNameFormCap).map { $0 }
+            var next: [String] = []
+            // The first `wholeNameFormCap` of the product, in the same order, without building the rest.
+            combining: for prefix in out {
+                for form in forms {
+                    next.append(index == 0 ? form : prefix + " " + form)
+                    if next.count == Self.wholeNameFormCap { break combining }
+                }
+            }
+            out = next
         }
-        return out.map { $0.joined(separator: " ") }
+        return out
     }
 
     /// Most whole-name forms looked up for one query.
@@ -130,6 +138,21 @@ public struct SearchQuery: Sendable, Equatable {
         words(ofFolded: TextFolding.fold(text))
     }
 
+    /// The first of `words(ofFolded:)`, without splitting the rest.
+    static func firstWord(ofFolded folded: String) -> String? {
+        let bytes = folded.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return words(ofFolded: folded).first }
+        guard let start = bytes.firstIndex(where: isWordByte) else { return nil }
+        let end = bytes[start...].firstIndex { !isWordByte($0) } ?? bytes.endIndex
+        return String(folded[start..<end])
+    }
+
+    /// Whether an ASCII byte is a letter or digit (a byte of a word in `words(ofFolded:)`).
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
     /// The words of text already folded (`tokenize` without folding again); ASCII text, most
     /// names, is split byte by byte.
     static func words(ofFolded folded: String) -> [String] {
@@ -141,10 +164,7 @@ public struct SearchQuery: Sendable, Equatable {
         var start: String.Index?
         var index = bytes.startIndex
         while index != bytes.endIndex {
-            let byte = bytes[index]
-            let isWordByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-            if isWordByte {
+            if isWordByte(bytes[index]) {
                 if start == nil { start = index }
             } else if let first = start {
                 out.append(String(folded[first..<index]))

@@ -6,8 +6,8 @@
 ///
 /// | group | hits |
 /// |---|---|
-/// | 0, 1, 2 | `exact`, `exact-folded`, `exact-inflected` |
-/// | 3 | `whole-word` and `inflected` |
+/// | 0, 1, 2 | `exact`, `exact-folded`, `exact-inflected` (a demoted taxon's exact name: 2) |
+/// | 3 | `whole-word` and `inflected`; a one-word scientific name matched whole by a query typed without capitals |
 /// | 4, 5, 6 | `prefix`, `word-internal`, `all-names` |
 /// | 7 | weak: viruses, hybrids and samples (`Prominence.demoted`) and names that lack the query's accents, unless exact |
 /// | 8, 9 | `fuzzy`, one edit, two edits |
@@ -18,18 +18,26 @@
 /// name, 0.5 a synonym or English, 0 another language) + 0.15 · coverage (in groups 5, 6, 8 and 9
 /// only: the query's length over the name's, as a fragment or a typo points at one name by its
 /// letters) + 0.1 · prominence (0…1; halved for a group in group 3 whose name has words
-/// besides its head, a part of the group meant: "leafcutter bees" for `bee`) + 0.01 · as typed
+/// besides its head, a part of the group meant: "leafcutter bees" for `bee`; 0.3 more, up to 1,
+/// for an organism whose name is the query word beside a typical word alone, "Common carp" for
+/// `carp`, `NameMatcher.Match.typical`) + 0.01 · as typed
 /// (not a reading of the lexicon's or a spelling's, `QueryRewrites`). Whole words and
 /// inflections rank as one. In group 7 the tier comes first:
 /// 0.9 · (1 − tier / 9) + 0.099 · the quality above (tiers in `MatchTier`'s order, from 0). A partial match's quality is
 /// 0.5 · the query's head word matched + 0.3 · the share of query words matched + 0.03 · (1 −
 /// the name's unmatched words, up to 4, / 4) + 0.05 · a species + 0.09 · prominence (`PartialMatch`).
 enum SearchScore {
-    /// The group of a hit (see the type's documentation).
-    static func group(tier: MatchTier, weak: Bool, editDistance: Int?) -> Int {
+    /// Prominence added, in thousandths, to an organism's hit whose name is the query word beside a
+    /// typical word (`SearchService.Hit`).
+    static let typicalProminence = 300
+
+    /// The group of a hit (see the type's documentation): a `demoted` taxon's exact name ranks
+    /// with names in another number, an `uncapitalizedGenus` (`NameMatcher.Match`) with whole words.
+    static func group(tier: MatchTier, weak: Bool, editDistance: Int?, demoted: Bool = false, uncapitalizedGenus: Bool = false) -> Int {
+        if uncapitalizedGenus, tier <= .exactFolded { return demoted ? 7 : 3 }
         switch tier {
-        case .exact: return 0
-        case .exactFolded: return 1
+        case .exact: return demoted ? 2 : 0
+        case .exactFolded: return demoted ? 2 : 1
         case .exactInflected: return weak ? 7 : 2
         case .partial: return 10
         case .fuzzy: return (editDistance ?? 2) <= 1 ? 8 : 9

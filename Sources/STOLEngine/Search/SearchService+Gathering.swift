@@ -21,13 +21,18 @@ extension SearchService {
         let context: Context
         let needed: Int
         let matcher: NameMatcher
+        /// What this search has read already, shared by its gatherings.
+        let memo: SearchMemo
         private(set) var best: [Int64: Hit] = [:]
         /// Taxa all of whose names have been judged: judging them again gives the same hits.
         private var judged: Set<Int64> = []
         private(set) var capped = false
 
-        init(db: Database, query: SearchQuery, lang: String, scope: Scope, filter: (sql: String, arguments: [String: (any DatabaseValueConvertible)?]), context: Context, needed: Int) {
-            (self.db, self.query, self.lang, self.scope, self.filter, self.context, self.needed) = (db, query, lang, scope, filter, context, needed)
+        init(
+            db: Database, query: SearchQuery, lang: String, scope: Scope, filter: (sql: String, arguments: [String: (any DatabaseValueConvertible)?]), context: Context,
+            needed: Int, memo: SearchMemo
+        ) {
+            (self.db, self.query, self.lang, self.scope, self.filter, self.context, self.needed, self.memo) = (db, query, lang, scope, filter, context, needed, memo)
             matcher = NameMatcher(query)
         }
 
@@ -96,14 +101,14 @@ extension SearchService {
         }
 
         mutating func fetch(_ sql: String, _ args: StatementArguments, cap: Int) throws -> [CandidateName] {
-            let rows = try CandidateName.fetchAll(db.cachedStatement(sql: sql), arguments: args)
+            let rows = try memo.names(db, sql, args)
             if rows.count >= cap { capped = true }
             return rows
         }
 
         /// The taxa `expression` matches in `fts_taxa`, at most `cap`.
         func taxaMatching(_ expression: String, cap: Int) throws -> [Int64] {
-            try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT ?"), arguments: [expression, cap])
+            try memo.taxa(db, matching: expression, cap: cap)
         }
 
         /// Judges every name of the taxa `expression` matches in `fts_taxa` (the cap applies to
@@ -120,7 +125,7 @@ extension SearchService {
             let fresh = taxa.filter { !judged.contains($0) }
             guard !fresh.isEmpty else { return }
             let sql = "SELECT \(columns) FROM \(from) WHERE s.taxon_id IN (SELECT value FROM json_each(:taxa))\(filter.sql)"
-            let rows = try CandidateName.fetchAll(db.cachedStatement(sql: sql), arguments: arguments(["taxa": TaxonomyStore.jsonArray(fresh)]))
+            let rows = try memo.names(of: fresh, db, sql) { arguments(["taxa": $0]) }
             consider(rows, acrossNames: true)
             judged.formUnion(fresh)
         }

@@ -20,6 +20,10 @@ extension SearchService {
         var head = false
         /// The name is its head alone (`NameMatcher.Match.bare`).
         var bare = false
+        /// The name is a typical word and the query word (`NameMatcher.Match.typical`).
+        var typical = false
+        /// A one-word scientific name matched by a query without capitals (`NameMatcher.Match.uncapitalizedGenus`).
+        var uncapitalizedGenus = false
         var accentMismatch = false
         /// The taxon's prominence in thousandths (`Prominence`).
         var prominence = 0
@@ -41,10 +45,17 @@ extension SearchService {
         init(_ row: CandidateName, match: NameMatcher.Match) {
             self.init(
                 taxonID: row.taxonID, tier: match.tier, name: row.name, matchType: row.matchType, lang: row.lang,
-                scientificName: row.scientificName, rank: row.rank.flatMap(Rank.init(rawValue:)),
-                status: TaxonStatus(rawValue: row.status) ?? .accepted, nameLength: row.folded.unicodeScalars.count,
+                scientificName: row.scientificName, rank: row.rank,
+                status: row.status, nameLength: row.folded.unicodeScalars.count,
                 head: match.head, accentMismatch: match.accentMismatch, prominence: row.prominence)
             bare = match.bare
+            typical = match.typical
+            // An organism named by a typical word and the query word is the one the word means
+            // first ("Common carp" for `carp`): better known for this search.
+            if typical, rank?.isSpeciesOrBelow ?? false, prominence >= 0 {
+                prominence = min(prominence + SearchScore.typicalProminence, 1_000)
+            }
+            uncapitalizedGenus = match.uncapitalizedGenus
         }
 
         init(
@@ -61,14 +72,15 @@ extension SearchService {
         func scored(lang: String, queryLength: Int) -> Hit {
             var out = self
             out.queryLength = queryLength
-            let group = SearchScore.group(tier: tier, weak: weak, editDistance: editDistance)
+            let group = SearchScore.group(tier: tier, weak: weak, editDistance: editDistance, demoted: demoted, uncapitalizedGenus: uncapitalizedGenus)
             let coverage = SearchScore.weighsCoverage(group) ? Double(queryLength) / Double(max(nameLength, queryLength, 1)) : 0
             // A group found by a name with words besides its head is a part of the group meant
             // ("leafcutter bees" for `bee`): half its prominence.
-            let subgroup = group == 3 && rank != .species && !bare && name != nil
+            let subgroup = group == 3 && !(rank?.isSpeciesOrBelow ?? false) && !bare && name != nil
+            let known = subgroup ? prominence / 2 : prominence
             let base = SearchScore.quality(
                 head: head, language: name == nil ? 1 : SearchScore.language(nameLang: self.lang, matchType: matchType, lang: lang),
-                asTyped: readAs == nil, prominence: subgroup ? prominence / 2 : prominence, coverage: coverage)
+                asTyped: readAs == nil, prominence: known, coverage: coverage)
             let quality: Double
             if let partialQuality {
                 quality = partialQuality

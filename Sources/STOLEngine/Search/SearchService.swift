@@ -111,6 +111,7 @@ public struct SearchService: Sendable {
         let rewrites = try QueryRewrites.of(query, lang: lang, lexicon: lexicon, in: db)
         var best: [Int64: Hit] = [:]
         var capped = false
+        let memo = SearchMemo()
         func merge(_ hits: [Hit]) {
             for hit in hits {
                 if let existing = best[hit.taxonID], !Hit.ordered(hit, existing) { continue }
@@ -119,7 +120,7 @@ public struct SearchService: Sendable {
         }
         func gather(scope: Gathering.Scope) throws {
             for (index, rewrite) in rewrites.enumerated() {
-                var gathering = Gathering(db: db, query: rewrite.query, lang: lang, scope: scope, filter: filter, context: context, needed: needed)
+                var gathering = Gathering(db: db, query: rewrite.query, lang: lang, scope: scope, filter: filter, context: context, needed: needed, memo: memo)
                 try gathering.run(allTiers: index == 0)
                 if gathering.capped { capped = true }
                 merge(gathering.hits.map { hit in
@@ -154,8 +155,11 @@ public struct SearchService: Sendable {
         if !best.values.contains(where: { !$0.demoted }) {
             merge(try PartialMatch.hits(db, query, lang: lang, lexicon: lexicon, filter: filter, context: context))
         }
-        var hits = best.values.sorted(by: Hit.ordered)
-        try GroupMembers.follow(&hits, in: db)
+        // Sorted by position: a hit is a large value, and moving hundreds of them costs more than the comparisons.
+        let unordered = Array(best.values)
+        var hits = unordered.indices.sorted { Hit.ordered(unordered[$0], unordered[$1]) }.map { unordered[$0] }
+        var membership = try GroupRanking.rank(&hits, needed: needed, lang: lang, in: db)
+        try GroupMembers.follow(&hits, membership: &membership)
         return (scored(hits), capped, otherLanguages)
     }
 

@@ -28,6 +28,29 @@ import Testing
         #expect(try tier("leo", "Oleosa", nil) == nil, "three letters inside a word only at its end")
     }
 
+    /// A typical word beside the query word alone names the typical organism of its kind.
+    @Test func typicalNames() throws {
+        func typical(_ query: String, _ name: String, _ lang: String, parts: [[String]]? = nil) throws -> Bool {
+            let parsed = try #require(try SearchQuery.parse(query))
+            let folded = TextFolding.fold(name)
+            let head = NameStructure.head(ofFolded: folded, lang: lang, matchType: "common")
+            return NameMatcher(parsed).match(name: name, nameFolded: folded, lang: lang, parts: parts, head: head)?.typical ?? false
+        }
+        #expect(try typical("carp", "Common carp", "en") && typical("carps", "Common carp", "en"))
+        #expect(try typical("dauphin", "Dauphin commun", "fr") && typical("delfín", "Delfín común", "es"))
+        #expect(try typical("Delfin", "Gemeiner Delfin", "de"))
+        #expect(try !typical("Fliege", "Gemeine Florfliege", "de", parts: [["gemeine"], ["flor", "fliege"]]))
+        #expect(try !typical("bat", "Common vampire bat", "en") && !typical("common", "Common carp", "en"))
+        #expect(try !typical("carp", "Black carp", "en") && !typical("carp", "Common carp", "de"))
+        // A group so named is named by its head alone; one with another word is not.
+        func bare(_ query: String, _ name: String) throws -> Bool {
+            let parsed = try #require(try SearchQuery.parse(query))
+            return NameMatcher(parsed).match(name: name, nameFolded: TextFolding.fold(name), lang: "en", head: nil)?.bare ?? false
+        }
+        #expect(try bare("seal", "True seals") && bare("bear", "Bears"))
+        #expect(try !bare("spider", "Fishing spiders") && !bare("cat", "Cat family"))
+    }
+
     /// A name's compound parts are whole words; a query word on the name's head says so.
     @Test func partsAndHeads() throws {
         func match(_ query: String, _ name: String, _ lang: String?, parts: [[String]], head: String?) throws -> NameMatcher.Match? {

@@ -35,20 +35,51 @@ import Testing
             INSERT INTO descriptions(taxon_id, lang, text) VALUES (3, 'en', '\(String(repeating: "x", count: 800))');
             """)
         let cat = try #require(values["Felis catus"]), sand = try #require(values["Felis margarita"])
-        // Three languages, four names, domestic: 0.35·3/5 + 0.15·log₂(5)/4 + 0.2 = 0.497.
-        #expect(cat == 497)
+        // Three languages, four names (0.35·3/5 + 0.15·log₂(5)/4 = 0.297), domestic: 0.7 + 0.3·0.297.
+        #expect(cat == 789)
         // One name in one language and a description of 800 characters: 0.07 + 0.0375 + 0.3·0.86.
         #expect(sand == 366)
         #expect(values["Felis obscura"] == 0 && values["Obscura obscura"] == 0)
-        #expect(values["Felidae"] == 179 && values["Obscuridae"] == 0, "a group of well-known members is known: log₂(1 + 0.8625) / 5")
+        // A group of well-known members is known, below its best-known member:
+        // 0.9 · 0.789 · (0.75 + 0.25 · log₂(1 + 0.789 + 0.366) / 5).
+        #expect(values["Felidae"] == 572 && values["Obscuridae"] == 0)
         for demoted in ["Viruses", "Feline leukemia agent", "Felis x hybrida", "Felis sp. 7"] {
             #expect(values[demoted] == Prominence.demoted, "\(demoted)")
         }
     }
 
+    /// A description that says the organism is domesticated marks it so; named forms below a
+    /// species (the dog below the wolf) make it better known.
+    @Test func descriptionsSayDomesticatedAndFormsCount() throws {
+        for text in ["The llama is a domesticated South American camelid.", "Barley was one of the first domesticated grains.",
+                     "The goat has been domesticated for 10,000 years.", "It was first domesticated in China."] {
+            #expect(Prominence.saysDomesticated(text), "\(text)")
+        }
+        for text in ["The wolf has never been domesticated.", "It is not domesticated.", "Its domesticated relative is the dog.",
+                     "A wild animal, unlike domesticated goats.",
+                     "Hares are fast. They live in fields. Their young are born furred. The Belgian hare is a domesticated rabbit."] {
+            #expect(!Prominence.saysDomesticated(text), "\(text)")
+        }
+        let values = try prominence("""
+            INSERT INTO taxa(id, parent_id, rank, scientific_name) VALUES
+                (1, NULL, 'species', 'Canis lupus'), (2, 1, 'subspecies', 'Canis lupus familiaris'), (3, 1, 'subspecies', 'Canis lupus dingo'),
+                (4, NULL, 'species', 'Canis latrans'), (5, NULL, 'species', 'Lama glama');
+            INSERT INTO names(taxon_id, name, lang, name_type) VALUES
+                (1, 'Gray wolf', 'en', 'common'), (2, 'Dog', 'en', 'common'), (3, 'Dingo', 'en', 'common'), (4, 'Coyote', 'en', 'common'),
+                (5, 'Llama', 'en', 'common');
+            CREATE TABLE descriptions(taxon_id INTEGER NOT NULL, lang TEXT NOT NULL, text TEXT NOT NULL, source_title TEXT, source_url TEXT, license TEXT, PRIMARY KEY(taxon_id, lang));
+            INSERT INTO descriptions(taxon_id, lang, text) VALUES (5, 'en', 'The llama is a domesticated South American camelid.');
+            """)
+        let wolf = try #require(values["Canis lupus"]), coyote = try #require(values["Canis latrans"]), llama = try #require(values["Lama glama"])
+        // 0.07 + 0.0375 + 0.1 · 2/3 for the two named forms, against 0.1075 for the coyote.
+        #expect(wolf == 174 && (107...108).contains(coyote))
+        // A short description (0.3 + 0.7 · 52/1000) that says domesticated: 0.7 + 0.3 · own.
+        #expect(llama > 700, "\(llama)")
+    }
+
     @Test func demotedNames() {
         for name in ["Polar bear mastadenovirus A", "Mycobacterium phage Puppy", "Herpesviridae", "Bos indicus x Bos taurus", "Platanus × hispanica",
-                     "uncultured bacterium", "Felis sp.", "Potato spindle tuber viroid"] {
+                     "uncultured bacterium", "Felis sp.", "Potato spindle tuber viroid", "catfish", "salmonid fish"] {
             #expect(Prominence.isDemoted(name), "\(name)")
         }
         for name in ["Ursus maritimus", "Phagocata gracilis", "Virgilia oroboides", "Felis catus", "Spinus spinus"] {
