@@ -26,7 +26,7 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Also trust .stol files signed by this Ed25519 public key (hex); repeatable. For tests and private distributions.")
     var trustedKey: [String] = []
 
-    @Option(help: "Largest decompressed database database/import accepts, in bytes (default 4 GiB).")
+    @Option(help: "Largest decompressed database database/import accepts, in bytes (default 4 GiB); set above 2 GiB, also the largest .stol file (default 2 GiB).")
     var maxImportBytes: Int64?
 
     @Option(help: "Above this many taxa, compare and lineages answer from SQL instead of an in-memory tree (default 5000000).")
@@ -53,7 +53,11 @@ struct EngineOptions: ParsableArguments {
             configuration.extraTrustedKeys.append(try Signing.parsePublicKey(hex))
         }
         if let lcaMaxNodes { configuration.lcaMaxNodes = lcaMaxNodes }
-        if let maxImportBytes { configuration.importLimits.maxDecompressedBytes = min(maxImportBytes, configuration.importLimits.maxDecompressedBytes) }
+        if let maxImportBytes {
+            // Lowered for tests of bombs; raised for a reference database the size of GBIF's (6.6 GB).
+            configuration.importLimits.maxDecompressedBytes = maxImportBytes
+            configuration.importLimits.maxFileBytes = max(configuration.importLimits.maxFileBytes, maxImportBytes)
+        }
         return configuration
     }
 
