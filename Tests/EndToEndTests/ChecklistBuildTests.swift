@@ -237,7 +237,11 @@ import Testing
         let allowed = try EngineBinary.run(["build-db", "--taxa", taxa, "--dwca", empty.path, "--out", out.path, "--quiet", "--allow-partial"])
         #expect(allowed.code == 0, "\(allowed.stderr)")
         #expect(allowed.stderr.contains("warning: --dwca \(empty.path) yields no taxa (1 row read, 1 skipped) (built anyway: --allow-partial)"), "\(allowed.stderr)")
-        #expect(allowed.stdout.contains("taxa 3569"), "\(allowed.stdout)")
+        // Everything the dataset alone builds, and nothing from the empty archive.
+        let alone = try EngineBinary.run(["build-db", "--taxa", taxa, "--out", dir.appendingPathComponent("alone.sqlite").path, "--quiet"])
+        let counts = { (stdout: String) in stdout.split(separator: "\n").first { $0.hasPrefix("  taxa ") }.map(String.init) }
+        #expect(counts(alone.stdout) != nil, "\(alone.stdout)")
+        #expect(counts(allowed.stdout) == counts(alone.stdout), "\(allowed.stdout)")
     }
 
     /// A source that loses more than a fifth of its rows fails; --allow-partial builds it anyway.
