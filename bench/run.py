@@ -1211,7 +1211,8 @@ def write_markdown(results, path):
     if "builddb" in results and not any("this run" in r[1] for r in results["builddb"]["rows"]):
         todo.append("build-db of Open Tree re-measured (the README figure is cited; `python3 bench/run.py --only builddb --build-opentree` re-measures it).")
     todo += ["`search/autocomplete` next to a floor (only in `bench/search_latency.py`, without a floor)."] if "autocomplete" not in str(results.get("search", "")) else []
-    out += ["## Not measured yet", ""] + [f"- {t}" for t in todo] + [""]
+    if todo:
+        out += ["## Not measured yet", ""] + [f"- {t}" for t in todo] + [""]
     if analysis:
         out += [analysis.strip(), ""]
     open(path, "w").write("\n".join(out))
