@@ -1015,6 +1015,24 @@ def table_sizes(path, most=8):
     return ", ".join(f"{name} {size / 1e6:,.0f}" for name, size in sizes)
 
 
+def lca_row(label, path, runs, pairs=100_000):
+    """`compare/lca` of `pairs` random pairs in one request, on a warm engine whose LCA index is
+    ready: pairs a second (median of `runs`), beside `ping`."""
+    taxa, _ = compare_stdio.sample_ids(path, 2 * pairs, 0, seed=11)
+    pair_list = [[taxa[2 * i], taxa[2 * i + 1]] for i in range(pairs)]
+    times = []
+    with Engine(ENGINE, path) as e:
+        compare_stdio.wait_ready(e)
+        e.call("compare/lca", {"pairs": pair_list[:1000]})  # warm-up
+        for _ in range(runs):
+            times.append(e.timed("compare/lca", {"pairs": pair_list})[0])
+        ping = summary([e.timed("ping")[0] for _ in range(200)])
+    t = summary(times)
+    return [f"{label}: `compare/lca` of {pairs:,} random pairs in one request (median of {runs})",
+            f"{pairs / t['median'] * 1000:,.0f} pairs/s ({t['median']:.0f} ms)", "floor: `ping` round trip, same engine",
+            fmt_ms(ping), f"{t['median'] / pairs * 1000:.2f} µs a pair"]
+
+
 def section_scale(smoke):
     """build-db on checklists the size of GBIF's backbone (8 M usages, DwC-A) and Catalogue of Life
     (5 M, ColDP), beside Open Tree's build in the same run; then the 8 M database served."""
@@ -1067,6 +1085,7 @@ def section_scale(smoke):
     rows.append([f"{label}: spawn → first `search/query` answered (`{first_search}`)", fmt_ms(q), "floor: same binary, `benchmark floor`, spawn → `ping`", fmt_ms(f), ratio(q["median"], f["median"])])
     rows += search_rows(label, served, served, scale_queries(served), 20 if smoke else 200)
     rows += compare_rows(label, served, served, 30 if smoke else 300)
+    rows.append(lca_row(label, served, 2 if smoke else 5))
     with Engine(ENGINE, served, data_dir=data_dir) as e:  # checked already: the peak of serving alone
         stats = compare_stdio.wait_ready(e)
         e.call("search/query", {"query": first_search})
