@@ -21,15 +21,6 @@ import search_latency  # noqa: E402
 import run as bench  # noqa: E402
 
 
-def throughput(engine, lines):
-    """Requests per second of one engine given `lines` at once."""
-    with Engine(engine) as e:
-        e.call("ping")
-        seconds, out = e.pipelined(lines, len(lines))
-        assert b'"result"' in out[-1], out[-1][:300]
-    return len(lines) / seconds
-
-
 def search(engine, rounds):
     """{form: median ms} for every search form of search_latency.FORMS."""
     with Engine(engine) as e:
@@ -51,7 +42,7 @@ def main():
     searches = {name: {} for name in binaries}
     for r in range(args.rounds):
         for name, path in binaries.items():
-            rates[name].append(throughput(path, lines))
+            rates[name].append(bench.pipelined_rate(Engine(path), lines))
             for form, ms in search(path, args.search_rounds).items():
                 searches[name].setdefault(form, []).append(ms)
         print(f"round {r + 1}: " + ", ".join(f"{n} {rates[n][-1]:,.0f} req/s" for n in binaries), file=sys.stderr, flush=True)

@@ -175,12 +175,20 @@ BUILT = {}
 
 
 def build_db(args_, out):
+    """build-db into `out`: (wall seconds, peak RSS bytes)."""
+    seconds, rss, _, _, _ = build_db_measured(args_, out)
+    return seconds, rss
+
+
+def build_db_measured(args_, out):
+    """build-db into `out`, written beside it and renamed when done: run_usage's (wall seconds,
+    peak RSS bytes, CPU seconds, stdout bytes, stderr text)."""
     tmp = out + ".tmp"
     if os.path.exists(tmp):
         os.remove(tmp)
-    seconds, rss, _ = run_rss([ENGINE, "build-db", *args_, "--out", tmp])
+    measured = run_usage([ENGINE, "build-db", *args_, "--out", tmp])
     os.replace(tmp, out)
-    return seconds, rss
+    return measured
 
 
 def schema_of(path):
@@ -299,18 +307,22 @@ def taxon_get_lines(ids, n):
                        separators=(",", ":")).encode() + b"\n" for i in range(n)]
 
 
+def pipelined_rate(engine, lines):
+    """Requests per second of one spawned `engine` (an `Engine`), given `lines` at once."""
+    with engine as e:
+        e.call("ping")
+        seconds, out = e.pipelined(lines, len(lines))
+        assert b'"result"' in out[-1], out[-1][:300]
+    return len(lines) / seconds
+
+
 def pipelined_rates(database, lines, runs, taxon_file):
     """Requests per second of the engine on `database` and of the floor, each given `lines` at
     once, alternating, `runs` times."""
     engine_rates, floor_rates = [], []
     for _ in range(runs):
-        for rates, engine in ((engine_rates, lambda: Engine(ENGINE, database)),
-                              (floor_rates, lambda: Engine(argv=[ENGINE, "benchmark", "floor", "--taxon", taxon_file]))):
-            with engine() as e:
-                e.call("ping")
-                seconds, out = e.pipelined(lines, len(lines))
-                assert b'"result"' in out[-1], out[-1][:300]
-                rates.append(len(lines) / seconds)
+        engine_rates.append(pipelined_rate(Engine(ENGINE, database), lines))
+        floor_rates.append(pipelined_rate(Engine(argv=[ENGINE, "benchmark", "floor", "--taxon", taxon_file]), lines))
     return summary(engine_rates), summary(floor_rates)
 
 
@@ -928,11 +940,7 @@ def build_stages(log_text):
 
 def scale_build(args_, out):
     """build-db into `out`: (wall s, CPU s, peak RSS bytes, taxa kept, names, database bytes, stages)."""
-    tmp = out + ".tmp"
-    if os.path.exists(tmp):
-        os.remove(tmp)
-    wall, rss, cpu, out_text, err = run_usage([ENGINE, "build-db", *args_, "--out", tmp])
-    os.replace(tmp, out)
+    wall, rss, cpu, out_text, err = build_db_measured(args_, out)
     with sqlite3.connect(f"file:{out}?immutable=1", uri=True) as db:
         taxa = db.execute("SELECT count(*) FROM taxa").fetchone()[0]
         names = db.execute("SELECT count(*) FROM names").fetchone()[0]
