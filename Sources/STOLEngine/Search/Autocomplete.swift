@@ -64,33 +64,40 @@ public struct Autocomplete: Sendable {
             }
             // The best-known taxa's names, filtered here as the statements above filter.
             if ranking {
-                for name in try prominent.names(in: db) where filters.rank.map({ $0 == name.name.rank }) ?? true
-                    && filters.conservation.map({ set in name.conservation.flatMap(ConservationStatus.init(rawValue:)).map(set.contains) ?? false }) ?? true {
-                    if let found = Self.wordStart(of: folded, in: name.name.folded) { rows.append((name, found)) }
+                let rank = filters.rank, conservation = filters.conservation
+                for (name, found) in try prominent.names(withWordStarting: folded, in: db) where rank.map({ $0 == name.name.rank }) ?? true
+                    && conservation.map({ set in name.conservation.flatMap(ConservationStatus.init(rawValue:)).map(set.contains) ?? false }) ?? true {
+                    rows.append((name, found))
                 }
             }
             let preferred = try Self.preferredNames(db, taxa: Set(rows.map(\.row.name.taxonID)))
-            var candidates: [(suggestion: Suggestion, score: Double, preferred: Bool, folded: String)] = []
-            var seenRows: Set<String> = []
-            for (read, found) in rows {
+            // Each distinct name once, ranked by small keys; suggestions are made for the winners only.
+            var ranked: [RankedName] = []
+            var seenRows: Set<DistinctName> = []
+            for (i, (read, found)) in rows.enumerated() {
                 let row = read.name
-                guard seenRows.insert("\(row.taxonID)|\(row.folded)|\(row.matchType)|\(row.lang ?? "")").inserted else { continue }
-                let isPreferred = preferred.contains(PreferredName(taxon: row.taxonID, name: row.name))
-                let suggestion = Suggestion(
-                    text: row.name, taxonId: row.taxonID, matchType: row.matchType, lang: row.lang, scientificName: row.scientificName,
-                    rank: row.rank, conservationStatus: read.conservation.flatMap(ConservationStatus.init(rawValue:)))
-                candidates.append((suggestion, Self.score(row, found: found, folded: folded, lang: lang), isPreferred, row.folded))
+                guard seenRows.insert(DistinctName(row)).inserted else { continue }
+                ranked.append(RankedName(
+                    score: Self.score(row, found: found, folded: folded, lang: lang),
+                    preferred: preferred.contains(PreferredName(taxon: row.taxonID, name: row.name)), length: row.folded.count, index: i))
             }
-            candidates.sort { a, b in
+            ranked.sort { a, b in
                 if a.score != b.score { return a.score > b.score }
                 if a.preferred != b.preferred { return a.preferred }
-                if a.folded.count != b.folded.count { return a.folded.count < b.folded.count }
-                return (a.folded, a.suggestion.taxonId) < (b.folded, b.suggestion.taxonId)
+                if a.length != b.length { return a.length < b.length }
+                let x = rows[a.index].row.name.folded, y = rows[b.index].row.name.folded
+                if x != y { return x < y }
+                let p = rows[a.index].row.name.taxonID, q = rows[b.index].row.name.taxonID
+                return p != q ? p < q : a.index < b.index
             }
             var seen: Set<String> = []
             var out: [Suggestion] = []
-            for candidate in candidates where seen.insert(candidate.folded).inserted {
-                out.append(candidate.suggestion)
+            for candidate in ranked {
+                let read = rows[candidate.index].row, row = read.name
+                guard seen.insert(row.folded).inserted else { continue }
+                out.append(Suggestion(
+                    text: row.name, taxonId: row.taxonID, matchType: row.matchType, lang: row.lang, scientificName: row.scientificName,
+                    rank: row.rank, conservationStatus: read.conservation.flatMap(ConservationStatus.init(rawValue:))))
                 if out.count == limit { break }
             }
             return out
@@ -161,16 +168,20 @@ public struct Autocomplete: Sendable {
 
     /// `wordStart` for ASCII text, byte by byte, without Foundation's locale-aware search.
     static func asciiWordStart(of prefix: String, in folded: String) -> Range<String.Index>? {
-        let haystack = Array(folded.utf8), needle = Array(prefix.utf8)
-        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
         func isWordByte(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
-        for start in 0...(haystack.count - needle.count) where start == 0 || !isWordByte(haystack[start - 1]) {
-            if haystack[start..<start + needle.count].elementsEqual(needle) {
-                let lower = folded.utf8.index(folded.startIndex, offsetBy: start)
-                return lower..<folded.utf8.index(lower, offsetBy: needle.count)
+        // Native strings are contiguous UTF-8: searched in place, without copying either.
+        func search(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
+            for start in 0...(haystack.count - needle.count) where start == 0 || !isWordByte(haystack[start - 1]) {
+                if UnsafeBufferPointer(rebasing: haystack[start..<start + needle.count]).elementsEqual(needle) { return start }
             }
+            return nil
         }
-        return nil
+        var folded = folded, prefix = prefix
+        let found = folded.withUTF8 { haystack in prefix.withUTF8 { needle in search(haystack, needle) } }
+        guard let start = found else { return nil }
+        let lower = folded.utf8.index(folded.startIndex, offsetBy: start)
+        return lower..<folded.utf8.index(lower, offsetBy: prefix.utf8.count)
     }
 
     /// One name read for suggesting: the name as search reads it, plus its taxon's conservation
@@ -183,6 +194,28 @@ public struct Autocomplete: Sendable {
     struct PreferredName: Hashable {
         var taxon: Int64
         var name: String
+    }
+
+    /// A name as suggestions tell names apart: the same text of one taxon in another role or
+    /// language is another row.
+    struct DistinctName: Hashable {
+        var taxon: Int64
+        var folded: String
+        var matchType: String
+        var lang: String?
+
+        init(_ row: CandidateName) {
+            (taxon, folded, matchType, lang) = (row.taxonID, row.folded, row.matchType, row.lang)
+        }
+    }
+
+    /// What orders one candidate: its score, whether it is its taxon's preferred name, its length
+    /// in characters, and where its row is.
+    struct RankedName {
+        var score: Double
+        var preferred: Bool
+        var length: Int
+        var index: Int
     }
 
     /// The preferred common names of `taxa`.
