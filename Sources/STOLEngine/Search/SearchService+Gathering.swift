@@ -27,6 +27,9 @@ extension SearchService {
         /// Taxa all of whose names have been judged: judging them again gives the same hits.
         private var judged: Set<Int64> = []
         private(set) var capped = false
+        /// Whether a common name in another language than the requested one was read: only then
+        /// can gathering in another `Scope` find anything else.
+        private(set) var metOtherLanguages = false
 
         init(
             db: Database, query: SearchQuery, lang: String, scope: Scope, filter: (sql: String, arguments: [String: (any DatabaseValueConvertible)?]), context: Context,
@@ -68,6 +71,7 @@ extension SearchService {
             for row in rows {
                 let id = row.taxonID
                 if judged.contains(id) { continue }
+                if !metOtherLanguages, row.matchType == "common", SearchService.languageOrder(row.lang, lang) != 0 { metOtherLanguages = true }
                 if let match = matcher.match(row), admits(row, match) {
                     keep(Hit(row, match: match))
                     matched.insert(id)

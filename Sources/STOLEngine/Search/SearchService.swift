@@ -111,6 +111,7 @@ public struct SearchService: Sendable {
         let rewrites = try QueryRewrites.of(query, lang: lang, lexicon: lexicon, in: db)
         var best: [Int64: Hit] = [:]
         var capped = false
+        var metOtherLanguages = false
         let memo = SearchMemo()
         func merge(_ hits: [Hit]) {
             for hit in hits {
@@ -123,6 +124,7 @@ public struct SearchService: Sendable {
                 var gathering = Gathering(db: db, query: rewrite.query, lang: lang, scope: scope, filter: filter, context: context, needed: needed, memo: memo)
                 try gathering.run(allTiers: index == 0)
                 if gathering.capped { capped = true }
+                if gathering.metOtherLanguages { metOtherLanguages = true }
                 merge(gathering.hits.map { hit in
                     var hit = hit
                     hit.readAs = rewrite.readAs
@@ -135,7 +137,8 @@ public struct SearchService: Sendable {
 
         try gather(scope: .requested)
         var otherLanguages = false
-        if !found() {
+        // Every scope reads the same names; another finds more only if some were in other languages.
+        if !found(), metOtherLanguages {
             try gather(scope: .all)
             otherLanguages = best.values.contains { $0.matchType == "common" && languageOrder($0.lang, lang) > 0 }
         }
