@@ -73,12 +73,13 @@ public struct Autocomplete: Sendable {
             let preferred = try Self.preferredNames(db, taxa: Set(rows.map(\.row.name.taxonID)))
             // Each distinct name once, ranked by small keys; suggestions are made for the winners only.
             var ranked: [RankedName] = []
+            let tokens = query.tokens
             var seenRows: Set<DistinctName> = []
             for (i, (read, found)) in rows.enumerated() {
                 let row = read.name
                 guard seenRows.insert(DistinctName(row)).inserted else { continue }
                 ranked.append(RankedName(
-                    score: Self.score(row, found: found, folded: folded, lang: lang),
+                    score: Self.score(row, found: found, folded: folded, tokens: tokens, lang: lang),
                     preferred: preferred.contains(PreferredName(taxon: row.taxonID, name: row.name)), length: row.folded.count, index: i))
             }
             ranked.sort { a, b in
@@ -106,8 +107,8 @@ public struct Autocomplete: Sendable {
 
     /// A suggestion's score (`SearchScore`): exact when the name is the prefix, else prefix (a
     /// word still being typed is no whole word); the head when the last word typed starts the
-    /// name's head word.
-    static func score(_ row: CandidateName, found: Range<String.Index>, folded: String, lang: String) -> Double {
+    /// name's head word (`NameStructure.isHead`, with `tokens`, the words typed).
+    static func score(_ row: CandidateName, found: Range<String.Index>, folded: String, tokens: [String], lang: String) -> Double {
         let name = row.folded
         let end = found.upperBound
         let tier: MatchTier = name == folded ? .exact : .prefix
@@ -116,7 +117,7 @@ public struct Autocomplete: Sendable {
         let wordIndex = SearchQuery.words(ofFolded: String(before)).count - 1
         let parts = row.wordParts
         let head = row.headWord
-        let isHead = wordIndex >= 0 && wordIndex < parts.count && (parts[wordIndex].last == head || parts[wordIndex].joined() == head)
+        let isHead = wordIndex >= 0 && wordIndex < parts.count && NameStructure.isHead(parts[wordIndex], head: head, tokens: tokens)
         let demoted = row.prominence <= Prominence.demoted
         let group = SearchScore.group(tier: tier, weak: demoted && tier != .exact, editDistance: nil)
         let coverage = SearchScore.weighsCoverage(group) ? Double(folded.count) / Double(max(name.count, 1)) : 0

@@ -180,7 +180,7 @@ struct NameMatcher: Sendable {
         }
         for parts in words {
             let word = parts.count == 1 ? parts[0] : parts.joined()
-            let headWord = parts.last == head || word == head
+            let headWord = NameStructure.isHead(parts, head: head, tokens: tokens)
             if word == token {
                 consider(.wholeWord, headWord)
             } else if inflectable[i], inflected(i, word, primary: primary) {

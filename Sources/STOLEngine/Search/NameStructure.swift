@@ -5,7 +5,8 @@
 ///   lexicon's `[modifiers]` ("*Cactus* family"), or the word before `of` ("*Bird* of paradise").
 /// - A name that lists groups is about the first ("*Salamanders* and newts", "*Dogs*, wolves and
 ///   foxes", "*frogs* & toads"). Closed compounds the lexicon pairs with a split form are split
-///   (`honeybee` → honey|bee).
+///   (`honeybee` → honey|bee). In English, a hyphen before the last word makes the compound the
+///   head ("*Sun-rose*" is no rose: `hyphenatedCompound`).
 /// - German, Dutch, Afrikaans, Frisian, Luxembourgish and the Nordic languages: the last part of
 ///   the last word, compounds split at the words the database knows and the lexicon's
 ///   (`CompoundSplitter`): "Blau|*wal*", "Weißer *Hai*", "Hunds|*robben*".
@@ -44,9 +45,46 @@ public struct NameStructure: Sendable, Equatable {
             }
         }
         let index = headIndex(words, lang: primary, lexicon: lexicon, firstItem: firstItemLength(folded, words: words))
-        let head = headFirst.contains(primary) ? words[index] : split[index].last ?? words[index]
+        var head = headFirst.contains(primary) ? words[index] : split[index].last ?? words[index]
+        if primary == "en", let compound = hyphenatedCompound(folded, words: words, at: index, lexicon: lexicon) { head = compound }
         let parts = split.contains { $0.count > 1 } ? split.map { $0.joined(separator: "|") }.joined(separator: " ") : nil
         return NameStructure(head: head, parts: parts)
+    }
+
+    /// The hyphenated compound that the head word ends, when it is one: in English names a hyphen
+    /// before the head says the organism is not of the head's kind ("sun-rose" is no rose,
+    /// "Spanish-moss" no moss, "sea-lion" no lion, "grape-ivy" no ivy; the convention of
+    /// botanical common names), so the whole compound is the head and the word alone is not. A
+    /// compound the lexicon pairs with its split form (`honeybee: honey bee`) is of the head's kind
+    /// and keeps it. `words` are `folded`'s words (`SearchQuery.words(ofFolded:)`).
+    static func hyphenatedCompound(_ folded: String, words: [String], at index: Int, lexicon: Lexicon) -> String? {
+        guard index > 0 else { return nil }
+        // Which word of the name each space-separated chunk starts at, and the chunk of the head.
+        var first = 0
+        for chunk in folded.split(separator: " ") {
+            let count = SearchQuery.words(ofFolded: String(chunk)).count
+            defer { first += count }
+            guard index < first + count else { continue }
+            // The head must follow a hyphen inside its chunk ("sun-rose"), not open it.
+            guard index > first, let hyphen = chunk.lastIndex(of: "-"),
+                  SearchQuery.words(ofFolded: String(chunk[hyphen...])).first == words[index] else { return nil }
+            let joined = words[first...index].joined()
+            if (lexicon.same[joined] ?? []).contains(where: { $0.contains(" ") }) { return nil }
+            return String(chunk)
+        }
+        return nil
+    }
+
+    /// Whether a name's word (`parts`: its compound parts, one for a word not split) is the name's
+    /// `head` for a query of `tokens`: the head itself, or the last word of a hyphenated compound
+    /// head (`hyphenatedCompound`) whose other words the query holds too ("seed finch" is of
+    /// "seed-finch"'s head; "finch" alone is not).
+    static func isHead(_ parts: [String], head: String?, tokens: [String]) -> Bool {
+        guard let head, let last = parts.last else { return false }
+        if last == head || (parts.count > 1 && parts.joined() == head) { return true }
+        guard parts.count == 1, head.utf8.contains(UInt8(ascii: "-")) else { return false }
+        let compound = SearchQuery.words(ofFolded: head)
+        return compound.last == last && compound.dropLast().allSatisfy(tokens.contains)
     }
 
     /// Words that join the items of a name that lists several groups ("Dogs, wolves and foxes").
@@ -89,7 +127,10 @@ public struct NameStructure: Sendable, Equatable {
         let words = SearchQuery.words(ofFolded: folded)
         guard !words.isEmpty else { return nil }
         let primary = Inflection.primary(lang) ?? ""
-        return words[headIndex(words, lang: primary, lexicon: Lexicon.of(primary), firstItem: firstItemLength(folded, words: words))]
+        let lexicon = Lexicon.of(primary)
+        let index = headIndex(words, lang: primary, lexicon: lexicon, firstItem: firstItemLength(folded, words: words))
+        if primary == "en", let compound = hyphenatedCompound(folded, words: words, at: index, lexicon: lexicon) { return compound }
+        return words[index]
     }
 }
 

@@ -91,8 +91,7 @@ enum PartialMatch {
             matched += best.weight
             count += 1
             if i == headIndex {
-                let word = parts[best.index]
-                headMatched = word.last == head || word.joined() == head
+                headMatched = NameStructure.isHead(parts[best.index], head: head, tokens: tokens)
             }
         }
         guard count >= 1 else { return nil }

@@ -22,6 +22,27 @@ import Testing
         #expect(structure("Weißer Hai", "de")?.head == "hai")
     }
 
+    @Test func aHyphenBeforeTheHeadMakesTheCompoundTheHead() {
+        // Botanical English: a hyphenated head says the organism is not of the head's kind.
+        #expect(structure("Sun-rose", "en")?.head == "sun-rose")
+        #expect(structure("Spanish-moss", "en")?.head == "spanish-moss")
+        #expect(structure("Common grape-ivy", "en")?.head == "grape-ivy")
+        #expect(structure("devil's-pumpkin", "en")?.head == "devil's-pumpkin")
+        #expect(NameStructure.head(ofFolded: "sun-rose", lang: "en", matchType: "common") == "sun-rose", "the same without stored structure")
+        // Hyphens among the modifiers leave the head alone; the lexicon's split forms are of the kind.
+        #expect(structure("Blue-footed booby", "en")?.head == "booby")
+        #expect(structure("Grey-capped warbler", "en")?.head == "warbler")
+        #expect(structure("Honey-bee", "en")?.head == "bee", "honeybee: honey bee in the lexicon")
+        #expect(structure("Requin-baleine", "fr")?.head == "requin", "English only: French puts the head first")
+        #expect(structure("Rose", "en")?.head == "rose")
+        // The word alone is not the compound head; with the compound's other words it is.
+        #expect(!NameStructure.isHead(["rose"], head: "sun-rose", tokens: ["rose"]))
+        #expect(NameStructure.isHead(["rose"], head: "sun-rose", tokens: ["sun", "rose"]))
+        #expect(NameStructure.isHead(["finch"], head: "seed-finch", tokens: ["great", "billed", "seed", "finch"]))
+        #expect(NameStructure.isHead(["rose"], head: "rose", tokens: []))
+        #expect(NameStructure.isHead(["blau", "wal"], head: "wal", tokens: ["wal"]))
+    }
+
     @Test func compoundsSplitAtKnownWords() {
         let known: Set<String> = ["wal", "hund", "robbe", "maus", "kiefer", "spinnen"]
         #expect(structure("Blauwal", "de", known: known) == NameStructure(head: "wal", parts: "blau|wal"))
