@@ -135,7 +135,8 @@ import Testing
     /// every word.
     @Test func variantsAndPartialMatches() async throws {
         for (query, meant) in [("gray wolf", "Canis lupus"), ("grey whale", "Eschrichtius robustus"), ("sea horse", "Hippocampus"),
-                               ("blue footed booby", "Sula nebouxii"), ("redeyed treefrog", "Agalychnis callidryas")] {
+                               ("blue footed booby", "Sula nebouxii"), ("redeyed treefrog", "Agalychnis callidryas"),
+                               ("harbour seal", "Phoca vitulina")] {
             #expect(names(try await results(query, limit: 3)).contains(meant), "\(query)")
         }
         let raccoon = try await page("spotted raccoon")

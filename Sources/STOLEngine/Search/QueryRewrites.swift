@@ -46,11 +46,8 @@ enum QueryRewrites {
         var options: [[[String]]] = []
         for token in tokens {
             var readings: [[String]] = lexicon.alternatives(of: token, lang: primary).map { $0.split(separator: " ").map(String.init) }
-            // British and American -our/-or.
-            if primary == "en" || primary == nil {
-                let other = token.hasSuffix("our") ? String(token.dropLast(2)) + "r" : token.hasSuffix("or") ? String(token.dropLast(1)) + "ur" : nil
-                if let other, try isTerm(other) { readings.append([other]) }
-            }
+            // British and American -our/-or, also before an ending (`armoured` → armored).
+            if primary == "en" || primary == nil, let other = Self.otherSpelling(of: token), try isTerm(other) { readings.append([other]) }
             // A closed compound as two words some name has side by side (`honeybee` → honey bee;
             // not `raccoon` → rac coon, though both are words of some name).
             let letters = Array(token)
@@ -84,5 +81,19 @@ enum QueryRewrites {
             if try isTerm(joined) { try add(Array(tokens[..<i]) + [joined] + Array(tokens[(i + 2)...])) }
         }
         return out
+    }
+
+    /// Endings after which `-our` and `-or` still alternate (`armoured`, `colors`, `flavouring`).
+    static let spellingEndings = ["", "s", "ed", "ing", "ful", "less", "er", "ers"]
+
+    /// The other of the British and American spellings of `token` (folded): `-our` for `-or` and
+    /// back, at the word's end or before one of `spellingEndings`; nil when it has neither.
+    static func otherSpelling(of token: String) -> String? {
+        for ending in spellingEndings where token.hasSuffix(ending) {
+            let stem = token.dropLast(ending.count)
+            if stem.hasSuffix("our"), stem.count > 3 { return stem.dropLast(2) + "r" + ending }
+            if stem.hasSuffix("or"), stem.count > 2 { return stem.dropLast(1) + "ur" + ending }
+        }
+        return nil
     }
 }
