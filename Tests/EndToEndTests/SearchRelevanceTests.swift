@@ -58,7 +58,7 @@ import Testing
     }
 
     /// The word a name is about comes first: `Wal` finds whales before the whale shark and the
-    /// walrus; the cat before its flea.
+    /// walrus; the cat before its flea; for a typo, the elephant before the elephantfish.
     @Test func headsRankAboveModifiers() async throws {
         let wal = try await results("Wal", lang: "de", limit: 50)
         let blauwal = try #require(wal.firstIndex { $0["scientificName"] == "Balaenoptera musculus" })
@@ -71,6 +71,8 @@ import Testing
             ("éléphant", "fr", "Loxodonta africana", "Gnathonemus petersii"), ("baleine", "fr", "Balaenoptera musculus", "Rhincodon typus"),
             ("ballena", "es", "Balaenoptera musculus", "Rhincodon typus"), ("Hund", "de", "Canis familiaris", "Rosa canina"),
             ("Katze", "de", "Felis catus", "Ctenocephalides felis"), ("elephant", "en", "Elephas maximus", "Macroscelides proboscideus"),
+            // In the typo tier too: a mistyped head before a mistyped modifier.
+            ("elefnte", "es", "Elephas maximus", "Gnathonemus petersii"), ("abispa", "es", "Vespula vulgaris", "Argiope bruennichi"),
         ] {
             let found = names(try await results(query, lang: lang, limit: 50))
             let a = try #require(found.firstIndex(of: meant), "\(query): \(found)")

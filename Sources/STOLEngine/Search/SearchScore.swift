@@ -13,9 +13,9 @@
 /// | 8, 9 | `fuzzy`, one edit, two edits |
 /// | 10 | `partial` |
 ///
-/// quality = 0.5 · head (a query word is the name's head; for a typo, the whole name mistyped;
-/// across names, every word whole) + 0.2 · language (1 the requested language or a scientific
-/// name, 0.5 a synonym or English, 0 another language) + 0.15 · coverage (in groups 5, 6, 8 and 9
+/// quality = 0.5 · head (a query word is the name's head; for a typo, the whole name or its head
+/// word mistyped; across names, every word whole) + 0.2 · language (1 the requested language or a
+/// scientific name, 0.5 a synonym or English, 0 another language) + 0.15 · coverage (in groups 5, 6, 8 and 9
 /// only: the query's length over the name's, as a fragment or a typo points at one name by its
 /// letters) + 0.1 · prominence (0…1; halved for a group in group 3 whose name has words
 /// besides its head, a part of the group meant: "leafcutter bees" for `bee`; 0.3 more, up to 1,

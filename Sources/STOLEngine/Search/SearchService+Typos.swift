@@ -89,14 +89,26 @@ extension SearchService {
                 guard let distance, distance > 0 else { continue }
                 var h = Hit(row, match: NameMatcher.Match(tier: .fuzzy))
                 h.editDistance = distance
-                // A whole name mistyped counts as its head: "Leopard" before "Leopard slug" for `leopord`.
-                h.head = nameWords.count == queryWords.count
+                // A whole name mistyped counts as its head ("Leopard" before "Leopard slug" for
+                // `leopord`), and so does a mistyped head word ("Elefante asiático" before "Pez
+                // elefante" for `elefnte`).
+                h.head = nameWords.count == queryWords.count || Self.mistypesHead(queryWords, head: row.headWord)
                 hits.append(h)
             }
             let settled = Set(hits.filter { ($0.editDistance ?? 9) <= k }.map(\.taxonID))
             if settled.count >= needed, k < farthest { return (hits, true) }
         }
         return (hits, false)
+    }
+
+    /// Whether one of `queryWords` of four letters or more is within its typo limit of the name's
+    /// `head` word (`NameStructure`).
+    static func mistypesHead(_ queryWords: [[Unicode.Scalar]], head: String?) -> Bool {
+        guard let head else { return false }
+        let target = Array(head.unicodeScalars)
+        return queryWords.contains { word in
+            word.count >= WordVocabulary.shortestWord && EditDistance.distance(word, target, limit: word.count >= 5 ? 2 : 1) != nil
+        }
     }
 
     /// The sum over query words of each one's distance to its closest name word not yet taken by an
