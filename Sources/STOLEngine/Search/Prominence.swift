@@ -34,7 +34,8 @@ import STOLProtocol
 /// finds (`GroupRanking`).
 ///
 /// Viruses (a taxon named `Viruses` and everything below it, and names with a word ending in
-/// `virus`, `viridae`, `virales`, `viroid` or `phage`), hybrids (` x ` or `×` in the scientific
+/// `virus`, `viridae`, `virales`, `viroid` or `phage`, and the phytoplasmas named after the
+/// diseases they cause, `Coconut lethal yellowing phytoplasma`), hybrids (` x ` or `×` in the scientific
 /// name) and unclassified or environmental samples (`unclassified`, `uncultured`, `unidentified`,
 /// `environmental`, `metagenome`, `sp.`, `cf.`, `aff.`, `endosymbiont`, or a scientific name
 /// starting with a lower-case letter: NCBI's informal names such as `catfish`, `salmonid fish`,
@@ -215,13 +216,13 @@ public enum Prominence {
         if lower.contains(" x ") || lower.contains("×") { return true }
         for word in lower.split(whereSeparator: { !($0.isLetter || $0 == ".") }) {
             if ["unclassified", "uncultured", "unidentified", "environmental", "metagenome", "sp.", "cf.", "aff.", "endosymbiont"].contains(word) { return true }
-            if ["virus", "viridae", "virales", "viroid", "phage", "viruses"].contains(where: { word.hasSuffix($0) }) { return true }
+            if ["virus", "viridae", "virales", "viroid", "phage", "viruses", "phytoplasma"].contains(where: { word.hasSuffix($0) }) { return true }
         }
         return false
     }
 
     /// What every mark begins with, as bytes (`isDemoted`).
-    static let quickMarks: [[UInt8]] = ["vir", "phage", " x ", "×", "uncl", "uncu", "unid", "envi", "metag", "sp.", "cf.", "aff.", "endosym"].map { Array($0.utf8) }
+    static let quickMarks: [[UInt8]] = ["vir", "phage", "phytoplasma", " x ", "×", "uncl", "uncu", "unid", "envi", "metag", "sp.", "cf.", "aff.", "endosym"].map { Array($0.utf8) }
 
     /// Whether `bytes` hold `needle`, ASCII letters compared without case.
     static func holds(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {

@@ -79,10 +79,11 @@ import Testing
 
     @Test func demotedNames() {
         for name in ["Polar bear mastadenovirus A", "Mycobacterium phage Puppy", "Herpesviridae", "Bos indicus x Bos taurus", "Platanus × hispanica",
-                     "uncultured bacterium", "Felis sp.", "Potato spindle tuber viroid", "catfish", "salmonid fish"] {
+                     "uncultured bacterium", "Felis sp.", "Potato spindle tuber viroid", "catfish", "salmonid fish",
+                     "Coconut lethal yellowing phytoplasma", "Candidatus Phytoplasma palmae"] {
             #expect(Prominence.isDemoted(name), "\(name)")
         }
-        for name in ["Ursus maritimus", "Phagocata gracilis", "Virgilia oroboides", "Felis catus", "Spinus spinus"] {
+        for name in ["Ursus maritimus", "Phagocata gracilis", "Virgilia oroboides", "Felis catus", "Spinus spinus", "Cocos nucifera"] {
             #expect(!Prominence.isDemoted(name), "\(name)")
         }
     }
