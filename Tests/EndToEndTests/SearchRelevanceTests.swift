@@ -230,6 +230,34 @@ import Testing
         #expect(l.contains("Lion"), "\(l)")
     }
 
+    /// A species the bundled encyclopedia describes is better known than its peers in a database
+    /// built from other checklists: `dolphin` finds the bottlenose dolphin first, not the shortest
+    /// name; the fixture's own organisms (none bundled) keep their order.
+    @Test func bundledSpeciesAreBetterKnownElsewhere() async throws {
+        let database = try Fixtures.buildDatabase(Self.mammals + """
+            order Artiodactyla
+            family Delphinidae
+              name en Oceanic dolphins
+            genus Sotalia
+            species Sotalia fluviatilis
+              name en Gray dolphin
+            genus Stenella
+            species Stenella longirostris
+              name en Spinner dolphin
+            genus Lagenorhynchus
+            species Lagenorhynchus obscurus
+              name en Dusky dolphin
+            genus Tursiops
+            species Tursiops truncatus
+              name en Common bottlenose dolphin
+            """)
+        let engine = try EngineProcess(["--database", database.path])
+        let dolphin = names(try await results("dolphin", engine: engine))
+        #expect(dolphin.first == "Tursiops truncatus", "\(dolphin)")
+        #expect(Array(dolphin.filter { $0 != "Tursiops truncatus" && $0 != "Delphinidae" }.prefix(3))
+                    == ["Sotalia fluviatilis", "Lagenorhynchus obscurus", "Stenella longirostris"], "shorter names first among the rest: \(dolphin)")
+    }
+
     /// A database of the specification's tables alone gets heads and prominence at import, and
     /// ranks by them: "Blauwal" before "Walhai" needs the compound split.
     @Test func importBuildsTheRankingTables() async throws {

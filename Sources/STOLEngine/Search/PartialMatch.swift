@@ -13,8 +13,10 @@ import STOLProtocol
 /// number (in the name's language) or read by the lexicon (0.95), as a stem (one word starting
 /// the other, at most three letters apart: 0.85) or within one edit from five letters (0.7). The
 /// hit's quality (`SearchScore`): 0.5 · the head word matched the name's head + 0.3 · the matched
-/// share of the query's words + 0.03 · (1 − the name's unmatched words, up to 4, / 4) + 0.05 ·
-/// the taxon is a species (a head with modifiers names a kind) + 0.09 · prominence.
+/// share of the query's words (a `[typical]` word of the lexicon, `common`, weighing half) + 0.03
+/// · (1 − the name's unmatched words, up to 4, / 4) + 0.05 · the taxon is a species (a head with
+/// modifiers names a kind) + 0.05 · prominence (less than one word of a query of five: a word
+/// found outweighs how well known a taxon is).
 enum PartialMatch {
     /// Taxa read per candidate expression.
     static let cap = 500
@@ -29,6 +31,8 @@ enum PartialMatch {
         let headIndex = NameStructure.headIndex(tokens, lang: primary, lexicon: lexicon)
         // Per query word, its readings (one word each); the index is also asked for its forms.
         let alternatives = tokens.map { token in Set(lexicon.alternatives(of: token, lang: primary).filter { !$0.contains(" ") }) }
+        // A typical word (`common`, `true`) says little of which organism is meant: it weighs half.
+        let weights = tokens.map { lexicon.typical.contains($0) ? 0.5 : 1 }
         func any(_ i: Int) -> String {
             "(" + (Set([tokens[i]]).union(alternatives[i]).union(Inflection.forms(tokens[i]))).sorted().map(WordVocabulary.quoted).joined(separator: " OR ") + ")"
         }
@@ -55,9 +59,9 @@ enum PartialMatch {
         func judge(_ admitted: (CandidateName) -> Bool) -> [SearchService.Hit] {
             var best: [Int64: SearchService.Hit] = [:]
             for name in names where admitted(name) {
-                guard let quality = quality(of: name, tokens: tokens, alternatives: alternatives, headIndex: headIndex) else { continue }
+                guard let quality = quality(of: name, tokens: tokens, weights: weights, alternatives: alternatives, headIndex: headIndex) else { continue }
                 var hit = SearchService.Hit(name, match: NameMatcher.Match(tier: .partial))
-                hit.partialQuality = quality + 0.09 * Double(min(max(name.prominence, 0), 1_000)) / 1_000
+                hit.partialQuality = quality + 0.05 * Double(min(max(name.prominence, 0), 1_000)) / 1_000
                 hit = hit.scored(lang: lang, queryLength: query.folded.unicodeScalars.count)
                 if let existing = best[hit.taxonID], !SearchService.Hit.ordered(hit, existing) { continue }
                 best[hit.taxonID] = hit
@@ -70,7 +74,7 @@ enum PartialMatch {
 
     /// A name's partial quality without prominence (see the type's documentation), or nil when it
     /// holds neither the head word nor two query words.
-    static func quality(of name: CandidateName, tokens: [String], alternatives: [Set<String>], headIndex: Int) -> Double? {
+    static func quality(of name: CandidateName, tokens: [String], weights: [Double], alternatives: [Set<String>], headIndex: Int) -> Double? {
         let parts = name.wordParts
         var unused = Array(parts.indices)
         let head = name.headWord
@@ -88,7 +92,7 @@ enum PartialMatch {
             }
             guard let best else { continue }
             unused.removeAll { $0 == best.index }
-            matched += best.weight
+            matched += best.weight * weights[i]
             count += 1
             if i == headIndex {
                 headMatched = NameStructure.isHead(parts[best.index], head: head, tokens: tokens)
@@ -98,7 +102,7 @@ enum PartialMatch {
         let extra = Double(min(unused.count, 4)) / 4
         // A query of a head and its modifiers names a kind: a species.
         let species = name.rank == .species ? 1.0 : 0
-        return 0.5 * (headMatched ? 1 : 0) + 0.3 * matched / Double(tokens.count) + 0.03 * (1 - extra) + 0.05 * species
+        return 0.5 * (headMatched ? 1 : 0) + 0.3 * matched / weights.reduce(0, +) + 0.03 * (1 - extra) + 0.05 * species
     }
 
     /// How well `word` of a name answers query word `token` (see the type's documentation); 0 for not.

@@ -22,12 +22,16 @@ import STOLProtocol
 ///   ("domestic cat", as NCBI and MDD name them), or, for a species or a form below one, a
 ///   description that says the organism is or was domesticated (`saysDomesticated`; the
 ///   descriptions are read at build time only, and the text stays where it is);
+/// - `bundled`: a species (or a form below one) that the engine's bundled database describes
+///   (`BundledSpecies`): the organisms an encyclopedia for children chose, from the lion to the
+///   button mushroom; left out where at least half the organisms are bundled (the bundled
+///   database itself), as it would tell none apart;
 /// - `members`: for a taxon with descendants, the best-known of them and how many are known.
 ///
 /// own = 0.35 · languages / 5 + 0.15 · log₂(1 + names) / 4 + 0.30 · description + 0.10 · forms / 3,
 /// where description is 0 without one, else 0.3 + 0.7 · length / 1,000; a domesticated organism
 /// is among the best known whatever its sources say (many lack a description: the dog, cattle):
-/// own becomes 0.7 + 0.3 · own. members = 0.9 · best · (0.75 + 0.25 · min(1, log₂(1 + sum) / 5)),
+/// own becomes 0.7 + 0.3 · own, a bundled one at least 0.5 + 0.5 · own. members = 0.9 · best · (0.75 + 0.25 · min(1, log₂(1 + sum) / 5)),
 /// where best and sum are the highest and the sum of the descendants' own values, so that a
 /// group ranks below its best-known member; prominence = max(own, members), halved for a taxon
 /// that is not accepted. Search ranks a group below the best-known of its members the query also
@@ -51,22 +55,25 @@ public enum Prominence {
         var description = 0
         var forms = 0
         var domestic = false
+        var bundled = false
 
         var own: Double {
             let lang = Double(min(languages.count, 5)) / 5
             let nameCount = log2(1 + Double(min(names, 15))) / 4
             let text = description > 0 ? 0.3 + 0.7 * Double(min(description, 1_000)) / 1_000 : 0
             let value = 0.35 * lang + 0.15 * nameCount + 0.30 * text + 0.10 * Double(min(forms, 3)) / 3
-            return domestic ? 0.7 + 0.3 * value : value
+            return max(domestic ? 0.7 + 0.3 * value : value, bundled ? 0.5 + 0.5 * value : value)
         }
     }
 
     /// Fills `taxon_prominence` of schema `main` from `source`'s taxa, names, traits and (if it
     /// has one) descriptions, each read as the schema declares it (`StoredRow`).
-    static func fill(_ db: Database, source: String) throws {
+    static func fill(_ db: Database, source: String, bundled: Set<String> = BundledSpecies.names) throws {
         var ids: [Int64] = [], parentIDs: [Int64?] = [], demoted: [Bool] = [], accepted: [Bool] = [], belowSpecies: [Bool] = [], organism: [Bool] = []
         // Whether the taxon is named Viruses or lies below one.
         var underViruses: [Bool] = []
+        // Organisms the bundled encyclopedia describes, and how many organisms there are.
+        var inBundle: [Bool] = [], organisms = 0
         try db.makeStatement(sql: "SELECT id, parent_id, scientific_name, status, rank FROM \(source).taxa ORDER BY id")
             .forEachStoredRow(rowids: [("taxa", 0)]) { row in
                 ids.append(try row.taxonID(0, "taxa.id"))
@@ -78,6 +85,8 @@ public enum Prominence {
                 let rank = try row.memberOrNull(Rank.self, 4, "taxa.rank")
                 belowSpecies.append(rank?.isBelowSpecies ?? false)
                 organism.append(rank?.isSpeciesOrBelow ?? false)
+                if rank?.isSpeciesOrBelow ?? false { organisms += 1 }
+                inBundle.append((rank?.isSpeciesOrBelow ?? false) && bundled.contains(name))
             }
         let n = ids.count
         guard n > 0 else { return }
@@ -92,6 +101,11 @@ public enum Prominence {
         let parent = parentIDs.map { $0.flatMap(index) ?? -1 }
 
         var inputs = [Inputs](repeating: Inputs(), count: n)
+        // An input every organism has tells none apart: the bundled database itself, or one built
+        // from the same few organisms, does without it.
+        if inBundle.count(where: { $0 }) * 2 < organisms {
+            for i in 0..<n where inBundle[i] { inputs[i].bundled = true }
+        }
         try db.makeStatement(sql: "SELECT taxon_id, lang, name, id FROM \(source).names WHERE name_type != 'synonym'")
             .forEachStoredRow(rowids: [("names", 3)]) { row in
                 guard let i = index(try row.taxonID(0, "names.taxon_id")) else { return }

@@ -25,7 +25,7 @@
 /// inflections rank as one. In group 7 the tier comes first:
 /// 0.9 · (1 − tier / 9) + 0.099 · the quality above (tiers in `MatchTier`'s order, from 0). A partial match's quality is
 /// 0.5 · the query's head word matched + 0.3 · the share of query words matched + 0.03 · (1 −
-/// the name's unmatched words, up to 4, / 4) + 0.05 · a species + 0.09 · prominence (`PartialMatch`).
+/// the name's unmatched words, up to 4, / 4) + 0.05 · a species + 0.05 · prominence (`PartialMatch`).
 enum SearchScore {
     /// Prominence added, in thousandths, to an organism's hit whose name is the query word beside a
     /// typical word (`SearchService.Hit`).

@@ -4,14 +4,19 @@ import Testing
 
 /// How well known a taxon is, from the database's own tables (`Prominence`).
 @Suite struct ProminenceTests {
-    func prominence(_ setup: String) throws -> [String: Int] {
+    func prominence(_ setup: String, bundled: Set<String>? = nil) throws -> [String: Int] {
         let queue = try DatabaseQueue()
         return try queue.write { db in
             try db.execute(sql: try Schema.specificationSQL())
             try db.execute(sql: setup)
             try db.execute(sql: SchemaExtensions.createSQL(.searchIndex) + SchemaExtensions.createSQL(.searchRanking))
             try SchemaExtensions.fillSearchNames(db, source: "main")
-            try SchemaExtensions.fillSearchRanking(db, source: "main")
+            if let bundled {
+                try NameHeads.fill(db, namesSchema: "main")
+                try Prominence.fill(db, source: "main", bundled: bundled)
+            } else {
+                try SchemaExtensions.fillSearchRanking(db, source: "main")
+            }
             var out: [String: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT t.scientific_name, coalesce(p.prominence, 0) FROM taxa t LEFT JOIN taxon_prominence p ON p.taxon_id = t.id") {
                 out[row[0]] = row[1]
@@ -75,6 +80,27 @@ import Testing
         #expect(wolf == 174 && (107...108).contains(coyote))
         // A short description (0.3 + 0.7 · 52/1000) that says domesticated: 0.7 + 0.3 · own.
         #expect(llama > 700, "\(llama)")
+    }
+
+    /// A species the bundled encyclopedia describes is better known than its peers with as many
+    /// names; where half the organisms are bundled, the input tells none apart and is left out.
+    @Test func bundledSpecies() throws {
+        let setup = """
+            INSERT INTO taxa(id, parent_id, rank, scientific_name) VALUES
+                (1, NULL, 'family', 'Delphinidae'), (2, 1, 'species', 'Tursiops truncatus'), (3, 1, 'species', 'Sotalia fluviatilis'),
+                (4, 1, 'species', 'Stenella longirostris'), (5, 1, 'species', 'Lagenorhynchus obscurus');
+            INSERT INTO names(taxon_id, name, lang, name_type) VALUES
+                (2, 'bottlenose dolphin', 'en', 'common'), (3, 'gray dolphin', 'en', 'common'), (4, 'spinner dolphin', 'en', 'common'),
+                (5, 'dusky dolphin', 'en', 'common');
+            """
+        let few = try prominence(setup, bundled: ["Tursiops truncatus", "Panthera leo"])
+        let bottlenose = try #require(few["Tursiops truncatus"]), gray = try #require(few["Sotalia fluviatilis"])
+        // own 0.1075 for one English name; bundled: 0.5 + 0.5 · 0.1075.
+        #expect((107...108).contains(gray) && bottlenose == 554, "\(few)")
+        #expect(try #require(few["Delphinidae"]) > gray, "the family from its best-known member")
+        let half = try prominence(setup, bundled: ["Tursiops truncatus", "Sotalia fluviatilis"])
+        #expect(half["Tursiops truncatus"] == half["Sotalia fluviatilis"], "\(half)")
+        #expect(!BundledSpecies.names.isEmpty && BundledSpecies.names.contains("Panthera leo"), "read from the engine's own database")
     }
 
     @Test func demotedNames() {
