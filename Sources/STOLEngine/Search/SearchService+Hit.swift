@@ -22,6 +22,8 @@ extension SearchService {
         var bare = false
         /// The name is a typical word and the query word (`NameMatcher.Match.typical`).
         var typical = false
+        /// A group that stands for the kind the query's word names (`GroupRanking.kindValue`).
+        var kind = false
         /// A one-word scientific name matched by a query without capitals (`NameMatcher.Match.uncapitalizedGenus`).
         var uncapitalizedGenus = false
         var accentMismatch = false
@@ -76,7 +78,7 @@ extension SearchService {
             let coverage = SearchScore.weighsCoverage(group) ? Double(queryLength) / Double(max(nameLength, queryLength, 1)) : 0
             // A group found by a name with words besides its head is a part of the group meant
             // ("leafcutter bees" for `bee`): half its prominence.
-            let subgroup = group == 3 && !(rank?.isSpeciesOrBelow ?? false) && !bare && name != nil
+            let subgroup = group == 3 && !(rank?.isSpeciesOrBelow ?? false) && !bare && !kind && name != nil
             let known = subgroup ? prominence / 2 : prominence
             let base = SearchScore.quality(
                 head: head, language: name == nil ? 1 : SearchScore.language(nameLang: self.lang, matchType: matchType, lang: lang),
