@@ -227,6 +227,89 @@ import Testing
         #expect(l.contains("Lion"), "\(l)")
     }
 
+    /// A group holding most of the organisms a word names is the word's kind, though its name says
+    /// more ("Marine dolphins"): it comes before them, after a member known far better (the domestic
+    /// cat), and not when a child of it holds most of them (the pines lie in *Pinus*, unnamed: the
+    /// "Pine family" is no kind of pine).
+    @Test func aGroupHoldingMostOfAWordsOrganismsIsItsKind() async throws {
+        let database = try Fixtures.buildDatabase(Self.mammals + """
+            order Artiodactyla
+            family Delphinidae
+              name en Marine dolphins
+            genus Delphinus
+            species Delphinus delphis
+              name en Saddleback dolphin
+            genus Stenella
+            species Stenella longirostris
+              name en Spinner dolphin
+            genus Lagenorhynchus
+            species Lagenorhynchus obscurus
+              name en Dusky dolphin
+            family Platanistidae
+            genus Platanista
+            species Platanista gangetica
+              name en Ganges river dolphin
+            order Carnivora
+            family Felidae
+              name en Cat family
+            genus Felis
+            species Felis catus
+              name en Domestic cat
+              trait domestic: yes
+            species Felis margarita
+              name en Sand cat
+            genus Prionailurus
+            species Prionailurus bengalensis
+              name en Leopard cat
+            genus Otocolobus
+            species Otocolobus manul
+              name en Pallas's cat
+            kingdom Plantae
+            phylum Tracheophyta
+            class Pinopsida
+            order Pinales
+            family Pinaceae
+              name en Pine family
+            genus Pinus
+            species Pinus sylvestris
+              name en Scots pine
+            species Pinus nigra
+              name en Black pine
+            species Pinus pinea
+              name en Stone pine
+            genus Larix
+            species Larix decidua
+              name en European larch
+            """)
+        let engine = try EngineProcess(["--database", database.path])
+        let dolphin = names(try await results("dolphin", engine: engine))
+        #expect(dolphin.first == "Delphinidae", "\(dolphin)")
+        let cat = names(try await results("cat", engine: engine))
+        #expect(Array(cat.prefix(2)) == ["Felis catus", "Felidae"], "\(cat)")
+        let pine = names(try await results("pine", engine: engine))
+        #expect(pine.first?.hasPrefix("Pinus ") == true && pine.firstIndex(of: "Pinaceae").map { $0 > 2 } ?? true, "\(pine)")
+    }
+
+    /// A prefix typed without capitals is a word of the language: short prefixes suggest the names
+    /// people use before scientific names, however well known their taxa (`ca`: Cat, not *Capra
+    /// hircus*); with a capital, scientific names rank as before.
+    @Test func shortPrefixesSuggestNamesOfTheLanguage() async throws {
+        let engine = try Self.engine.get()
+        func suggest(_ prefix: String, _ lang: String = "en") async -> [JSONValue] {
+            await engine.result(SearchAutocompleteRequest(prefix: prefix, limit: 10, lang: lang))?["suggestions"]?.arrayValue ?? []
+        }
+        for (prefix, lang, name) in [("ca", "en", "Cat"), ("ca", "es", "Caballo"), ("c", "fr", "Chat")] {
+            let found = await suggest(prefix, lang)
+            let texts = found.compactMap { $0["text"]?.stringValue }
+            #expect(Array(found.prefix(5)).allSatisfy { $0["matchType"] == "common" }, "\(prefix) (\(lang)): \(texts)")
+            #expect(texts.contains(name), "\(prefix) (\(lang)): \(texts)")
+        }
+        let lower = await suggest("pan").compactMap { $0["text"]?.stringValue }
+        #expect(lower.first != "Pan" && lower.contains("Giant panda"), "\(lower)")
+        let capital = await suggest("Pan").compactMap { $0["text"]?.stringValue }
+        #expect(capital.first == "Pan", "\(capital)")
+    }
+
     /// A database of the specification's tables alone gets heads and prominence at import, and
     /// ranks by them: "Blauwal" before "Walhai" needs the compound split.
     @Test func importBuildsTheRankingTables() async throws {
