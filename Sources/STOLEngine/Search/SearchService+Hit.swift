@@ -22,6 +22,9 @@ extension SearchService {
         var bare = false
         /// The name is a typical word and the query word (`NameMatcher.Match.typical`).
         var typical = false
+        /// A group found through the English names of the organisms the query's word names,
+        /// ranked as a name of the requested language (`GroupsThroughEnglish`).
+        var throughMembers = false
         /// A group that stands for the kind the query's word names (`GroupRanking.kindValue`).
         var kind = false
         /// A one-word scientific name matched by a query without capitals (`NameMatcher.Match.uncapitalizedGenus`).
@@ -81,8 +84,8 @@ extension SearchService {
             let subgroup = group == 3 && !(rank?.isSpeciesOrBelow ?? false) && !bare && !kind && name != nil
             let known = subgroup ? prominence / 2 : prominence
             let base = SearchScore.quality(
-                head: head, language: name == nil ? 1 : SearchScore.language(nameLang: self.lang, matchType: matchType, lang: lang),
-                asTyped: readAs == nil, prominence: known, coverage: coverage)
+                head: head, language: name == nil || throughMembers ? 1 : SearchScore.language(nameLang: self.lang, matchType: matchType, lang: lang),
+                asTyped: readAs == nil || throughMembers, prominence: known, coverage: coverage)
             let quality: Double
             if let partialQuality {
                 quality = partialQuality
