@@ -26,7 +26,7 @@ import Testing
     func names(_ results: [JSONValue]) -> [String] { results.compactMap { $0["scientificName"]?.stringValue } }
 
     /// Top-1, top-3 and MRR over the judgment set must stay at or above what this engine reached
-    /// when it was set (top-1 0.897, top-3 0.941, MRR 0.920; `bench/judgments/README.md`), a
+    /// when it was set (top-1 0.912, top-3 0.956, MRR 0.934; `bench/judgments/README.md`), a
     /// little below so that only a regression fails. Judgments whose taxa the database lacks are
     /// pending.
     @Test func judgmentSetStaysAboveItsThresholds() async throws {
@@ -52,9 +52,9 @@ import Testing
         let top1 = Double(ranks.count { $0 == 1 }) / n, top3 = Double(ranks.count { $0 > 0 && $0 <= 3 }) / n
         let mrr = ranks.reduce(0.0) { $0 + ($1 > 0 ? 1 / Double($1) : 0) } / n
         #expect(ranks.count >= 850, "judged \(ranks.count) of \(rows.count)")
-        #expect(top1 >= 0.87, "top-1 \(top1); first misses: \(misses.prefix(20))")
-        #expect(top3 >= 0.92, "top-3 \(top3)")
-        #expect(mrr >= 0.90, "MRR \(mrr)")
+        #expect(top1 >= 0.90, "top-1 \(top1); first misses: \(misses.prefix(20))")
+        #expect(top3 >= 0.94, "top-3 \(top3)")
+        #expect(mrr >= 0.92, "MRR \(mrr)")
     }
 
     /// The word a name is about comes first: `Wal` finds whales before the whale shark and the
@@ -288,6 +288,56 @@ import Testing
         #expect(Array(cat.prefix(2)) == ["Felis catus", "Felidae"], "\(cat)")
         let pine = names(try await results("pine", engine: engine))
         #expect(pine.first?.hasPrefix("Pinus ") == true && pine.firstIndex(of: "Pinaceae").map { $0 > 2 } ?? true, "\(pine)")
+    }
+
+    /// A language that names its groups with learned words ("Anatidés") finds the group a word
+    /// means through the organisms the word names: what English calls most of them ("Mandarin
+    /// duck", "Muscovy duck"), a group named by that word alone ("Ducks, geese and swans"), read as
+    /// the English word; a name of the language that is the word itself still comes first (`chat`).
+    @Test func learnedGroupNamesAreFoundThroughTheirOrganisms() async throws {
+        let database = try Fixtures.buildDatabase("""
+            domain Eukaryota
+            kingdom Animalia
+            phylum Chordata
+            class Aves
+            order Anseriformes
+            family Anatidae
+              name en Ducks, geese and swans
+              name fr Anatidés
+            genus Anas
+            species Anas platyrhynchos
+              name en Mallard
+              name fr Canard colvert
+            genus Aix
+            species Aix galericulata
+              name en Mandarin duck
+              name fr Canard mandarin
+            genus Cairina
+            species Cairina moschata
+              name en Muscovy duck
+              name fr Canard de Barbarie
+            class Mammalia
+            order Carnivora
+            family Felidae
+              name en Cats
+              name fr Félidés
+            genus Felis
+            species Felis catus
+              name en Domestic cat
+              name fr Chat
+            species Felis silvestris
+              name en Wildcat
+              name fr Chat sauvage
+            """)
+        let engine = try EngineProcess(["--database", database.path])
+        let canard = try await results("canard", lang: "fr", engine: engine)
+        #expect(canard.first?["scientificName"] == "Anatidae" && canard.first?["readAs"] == "duck", "\(canard)")
+        #expect(names(canard).dropFirst().first?.contains(" ") == true, "its members follow: \(names(canard))")
+        let chat = names(try await results("chat", lang: "fr", engine: engine))
+        #expect(chat.first == "Felis catus", "\(chat)")
+        // In English the word finds the group by its own name: nothing is read.
+        let duck = try await results("duck", engine: engine)
+        #expect(duck.first?["scientificName"] == "Anatidae" && duck.first?["readAs"] == nil, "\(duck)")
     }
 
     /// A prefix typed without capitals is a word of the language: short prefixes suggest the names
