@@ -11,15 +11,20 @@ import GRDB
 ///   names: it comes before its members (its prominence is raised to one thousandth above the
 ///   best of theirs; named with a typical word, "True frogs", level with it), which follow it
 ///   (`GroupMembers`);
-/// - a group named by more than the word ("cat family", "swallowtail butterflies") is a part or a
+/// - a group named by more than the word whose head the word is, holding most of the organisms
+///   the word names when no group is named by the word alone, is the word's kind ("marine
+///   dolphins", "cactus family"; `kindValue`): it comes before its members but those far better
+///   known (the domestic cat stays before "cat family");
+/// - another group named by more than the word ("swallowtail butterflies") is a part or a
 ///   namesake of what the word names: it ranks as its best-known member less a tenth (capped at
 ///   0.9 times that member's prominence, then halved as a part, `SearchScore`). So "cat family"
 ///   comes after the domestic cat for `cat` (both whole words with the head `cat`), and "rose
 ///   family" after the roses for `rose`, though the apple makes the family well known.
 ///
 /// A group none of whose members the query finds keeps its stored prominence (`Prominence`).
-/// Only groups that would be on the page, and groups named by the word alone, are looked at;
-/// groups that move into the page as others move are looked at in turn.
+/// Only groups that would be on the page, groups named by the word alone and (when none is) the
+/// first `kindCandidates` groups whose head the word is are looked at; groups that move into the
+/// page as others move are looked at in turn.
 enum GroupRanking {
     /// Rounds of ranking the page's groups (each round may move new groups into the page).
     static let rounds = 3
@@ -44,9 +49,10 @@ enum GroupRanking {
     /// names, or nil when it is not: the query's word is its name's head ("marine dolphins",
     /// "cactus family"), at least half (and `kindMembers`) of the organisms the word names
     /// (strong hits whose head it is, `named`) lie below it, and no child of it holds half (the
-    /// pines lie in *Pinus*, which NCBI does not name: "pine family" is no kind of pine). It ranks one thousandth above those of
-    /// its `members` (strong hits below it, best known first) known less than twice as well as
-    /// their median; one that stands out so (the domestic cat among the cats) stays before it.
+    /// pines lie in *Pinus*, which NCBI does not name: "pine family" is no kind of pine). It
+    /// ranks one thousandth above those of its `members` (strong hits below it, best known
+    /// first) known less than twice as well as their median; one that stands out so (the
+    /// domestic cat among the cats) stays before it.
     static func kindValue(
         of g: Int, members: [Int], named: [Int], in hits: [SearchService.Hit], membership: inout SubtreeMembership
     ) throws -> Int? {

@@ -33,7 +33,7 @@ struct SubtreeMembership {
 
     /// How many of `members` (loaded, below `group`) lie below the one child of `group` that holds
     /// the most of them: one statement reading the first occurrences of the group's children.
-    mutating func mostInOneChild(of group: Int64, _ members: [Int64]) throws -> Int {
+    func mostInOneChild(of group: Int64, _ members: [Int64]) throws -> Int {
         let starts = try Int64.fetchAll(db.cachedStatement(sql: """
             SELECT f.seq FROM taxa t JOIN first_occurrence f ON f.taxon_id = t.id WHERE t.parent_id = ? ORDER BY f.seq
             """), arguments: [group])
