@@ -290,6 +290,53 @@ import Testing
         #expect(pine.first?.hasPrefix("Pinus ") == true && pine.firstIndex(of: "Pinaceae").map { $0 > 2 } ?? true, "\(pine)")
     }
 
+    /// A group named by the word alone that holds organisms the word names comes before every
+    /// organism the word names with more words, its own or not: "Moles" before a golden mole known
+    /// in more languages than the European mole; a group named so that holds none of them ("Pine &
+    /// spruce aphids" for `pine`) does not.
+    @Test func aGroupNamedByTheWordComesBeforeTheOrganismsItNames() async throws {
+        let database = try Fixtures.buildDatabase(Self.mammals + """
+            order Eulipotyphla
+            family Talpidae
+              name en Moles
+            genus Talpa
+            species Talpa europaea
+              name en European mole
+            order Afrosoricida
+            family Chrysochloridae
+            genus Amblysomus
+            species Amblysomus hottentotus
+              name en Hottentot golden mole
+              name de Hottentotten-Goldmull
+              name fr Taupe dorée
+              name es Topo dorado
+            kingdom Plantae
+            phylum Tracheophyta
+            class Pinopsida
+            order Pinales
+            family Pinaceae
+            genus Pinus
+            species Pinus sylvestris
+              name en Scots pine
+              name de Waldkiefer
+              name fr Pin sylvestre
+            kingdom Animalia
+            phylum Arthropoda
+            class Insecta
+            order Hemiptera
+            family Adelgidae
+              name en Pine & spruce aphids
+            genus Pineus
+            species Pineus strobi
+              name en Pine bark adelgid
+            """)
+        let engine = try EngineProcess(["--database", database.path])
+        let mole = names(try await results("mole", engine: engine))
+        #expect(Array(mole.prefix(2)) == ["Talpidae", "Talpa europaea"], "\(mole)")
+        let pine = names(try await results("pine", engine: engine))
+        #expect(pine.first == "Pinus sylvestris", "\(pine)")
+    }
+
     /// A language that names its groups with learned words ("Anatidés") finds the group a word
     /// means through the organisms the word names: what English calls most of them ("Mandarin
     /// duck", "Muscovy duck"), a group named by that word alone ("Ducks, geese and swans"), read as

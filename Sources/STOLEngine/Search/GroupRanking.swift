@@ -10,7 +10,8 @@ import GRDB
 /// - otherwise a group named by the word alone ("Bears", "Frogs and toads") is what the word
 ///   names: it comes before its members (its prominence is raised to one thousandth above the
 ///   best of theirs; named with a typical word, "True frogs", level with it), which follow it
-///   (`GroupMembers`);
+///   (`GroupMembers`), and, named so in a common name and holding organisms whose head the word
+///   is, before those outside it too ("Moles" before the golden moles);
 /// - a group named by more than the word whose head the word is, holding most of the organisms
 ///   the word names when no group is named by the word alone, is the word's kind ("marine
 ///   dolphins", "cactus family"; `kindValue`): it comes before its members but those far better
@@ -114,10 +115,18 @@ enum GroupRanking {
                 let value: Int
                 if let named {
                     value = min(hits[g].prominence, Int((0.9 * Double(max(hits[named].prominence, 0))).rounded()))
-                } else if hits[g].bare {
+                } else if hits[g].bare && hits[g].typical {
                     // Named with a typical word ("True frogs"), it is one of the groups the word names:
                     // level with its best member, below a group the word names alone ("Frogs and toads").
-                    value = max(hits[g].prominence, min(max(hits[best].prominence, 0) + (hits[g].typical ? 0 : 1), 1_000))
+                    value = max(hits[g].prominence, min(max(hits[best].prominence, 0), 1_000))
+                } else if hits[g].bare {
+                    // Named by the word alone in a common name and holding organisms the word names, it
+                    // comes before every one the word names with more words, its own or not ("Moles"
+                    // before the golden moles; not "pine & spruce aphids", which holds no pine).
+                    let word = wordOrganisms()
+                    let holds = hits[g].matchType == "common" && !Set(members).isDisjoint(with: word)
+                    let above = holds ? word.map { hits[$0].prominence }.max() ?? 0 : 0
+                    value = max(hits[g].prominence, min(max(hits[best].prominence, above, 0) + 1, 1_000))
                 } else if let kind = try kindValue(of: g, members: members, named: wordOrganisms(), in: hits, membership: &membership) {
                     // The word's kind ("marine dolphins"): no part of it.
                     hits[g].kind = true
