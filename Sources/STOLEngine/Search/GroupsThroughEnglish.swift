@@ -6,9 +6,10 @@ import STOLProtocol
 /// "Lepidópteros", so `pato` or `mariposa` finds only species ("Pato mandarín", "Mariposa
 /// monarca"). The database's English names are everyday words for groups too ("Ducks, geese and
 /// swans", "Butterflies and moths"), and its species carry names in both: the word is read as the
-/// English head the organisms it names share ("Mandarin *duck*", "Monarch *butterfly*"), and a
-/// group named by that English word alone (`NameMatcher.Match.bare`) that holds at least half of
-/// them answers it, as a name of the requested language (`SearchService.Hit.throughMembers`), with
+/// English head most of the organisms it names share ("Mandarin *duck*", "Monarch *butterfly*"),
+/// and a group named by that English word alone (`NameMatcher.Match.bare`) that holds at least
+/// half of them answers it, as a name of the requested language
+/// (`SearchService.Hit.throughMembers`), never as an exact name (`exact-inflected` at best), with
 /// `readAs` the English word.
 ///
 /// Only for a one-word query in a language other than English, when no group's name in that
@@ -47,7 +48,7 @@ enum GroupsThroughEnglish {
                 withEnglish.insert(taxon)
             }
         guard let (word, shared) = heads.max(by: { ($0.value.taxa.count, $1.key) < ($1.value.taxa.count, $0.key) }),
-              2 * shared.taxa.count >= withEnglish.count, word.count >= 3,
+              2 * shared.taxa.count > withEnglish.count, word.count >= 3,
               let english = try? SearchQuery.parse(word) else { return [] }
 
         // Groups an English name of which is that word alone, holding at least half of them.
@@ -67,6 +68,9 @@ enum GroupsThroughEnglish {
             let inside = try named.count { try membership.contains(row.taxonID, $0.taxonID) }
             guard 2 * inside >= named.count else { continue }
             var hit = SearchService.Hit(row, match: match)
+            // Read through other names, it is no exact name of the word: a name of the language that
+            // is the word comes first (`cerdo` is "Cerdo", the pig).
+            hit.tier = max(hit.tier, .exactInflected)
             hit.readAs = word
             hit.throughMembers = true
             hit = hit.scored(lang: lang, queryLength: query.folded.unicodeScalars.count)
