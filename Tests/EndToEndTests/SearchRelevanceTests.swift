@@ -26,7 +26,7 @@ import Testing
     func names(_ results: [JSONValue]) -> [String] { results.compactMap { $0["scientificName"]?.stringValue } }
 
     /// Top-1, top-3 and MRR over the judgment set must stay at or above what this engine reached
-    /// when it was set (top-1 0.897, top-3 0.941, MRR 0.920; `bench/judgments/README.md`), a
+    /// when it was set (top-1 0.910, top-3 0.954, MRR 0.932; `bench/judgments/README.md`), a
     /// little below so that only a regression fails. Judgments whose taxa the database lacks are
     /// pending.
     @Test func judgmentSetStaysAboveItsThresholds() async throws {
@@ -52,9 +52,9 @@ import Testing
         let top1 = Double(ranks.count { $0 == 1 }) / n, top3 = Double(ranks.count { $0 > 0 && $0 <= 3 }) / n
         let mrr = ranks.reduce(0.0) { $0 + ($1 > 0 ? 1 / Double($1) : 0) } / n
         #expect(ranks.count >= 850, "judged \(ranks.count) of \(rows.count)")
-        #expect(top1 >= 0.87, "top-1 \(top1); first misses: \(misses.prefix(20))")
-        #expect(top3 >= 0.92, "top-3 \(top3)")
-        #expect(mrr >= 0.90, "MRR \(mrr)")
+        #expect(top1 >= 0.89, "top-1 \(top1); first misses: \(misses.prefix(20))")
+        #expect(top3 >= 0.94, "top-3 \(top3)")
+        #expect(mrr >= 0.92, "MRR \(mrr)")
     }
 
     /// The word a name is about comes first: `Wal` finds whales before the whale shark and the
@@ -256,6 +256,204 @@ import Testing
         #expect(dolphin.first == "Tursiops truncatus", "\(dolphin)")
         #expect(Array(dolphin.filter { $0 != "Tursiops truncatus" && $0 != "Delphinidae" }.prefix(3))
                     == ["Sotalia fluviatilis", "Lagenorhynchus obscurus", "Stenella longirostris"], "shorter names first among the rest: \(dolphin)")
+    }
+
+    /// A group holding most of the organisms a word names is the word's kind, though its name says
+    /// more ("Marine dolphins"): it comes before them, after a member known far better (the domestic
+    /// cat), and not when a child of it holds most of them (the pines lie in *Pinus*, unnamed: the
+    /// "Pine family" is no kind of pine).
+    @Test func aGroupHoldingMostOfAWordsOrganismsIsItsKind() async throws {
+        let database = try Fixtures.buildDatabase(Self.mammals + """
+            order Artiodactyla
+            family Delphinidae
+              name en Marine dolphins
+            genus Delphinus
+            species Delphinus delphis
+              name en Saddleback dolphin
+            genus Stenella
+            species Stenella longirostris
+              name en Spinner dolphin
+            genus Lagenorhynchus
+            species Lagenorhynchus obscurus
+              name en Dusky dolphin
+            family Platanistidae
+            genus Platanista
+            species Platanista gangetica
+              name en Ganges river dolphin
+            order Carnivora
+            family Felidae
+              name en Cat family
+            genus Felis
+            species Felis catus
+              name en Domestic cat
+              trait domestic: yes
+            species Felis margarita
+              name en Sand cat
+            genus Prionailurus
+            species Prionailurus bengalensis
+              name en Leopard cat
+            genus Otocolobus
+            species Otocolobus manul
+              name en Pallas's cat
+            kingdom Plantae
+            phylum Tracheophyta
+            class Pinopsida
+            order Pinales
+            family Pinaceae
+              name en Pine family
+            genus Pinus
+            species Pinus sylvestris
+              name en Scots pine
+            species Pinus nigra
+              name en Black pine
+            species Pinus pinea
+              name en Stone pine
+            genus Larix
+            species Larix decidua
+              name en European larch
+            """)
+        let engine = try EngineProcess(["--database", database.path])
+        let dolphin = names(try await results("dolphin", engine: engine))
+        #expect(dolphin.first == "Delphinidae", "\(dolphin)")
+        let cat = names(try await results("cat", engine: engine))
+        #expect(Array(cat.prefix(2)) == ["Felis catus", "Felidae"], "\(cat)")
+        let pine = names(try await results("pine", engine: engine))
+        // No kind: the family follows the pines people know (the Scots and stone pines, which the
+        // bundled database describes), ranked by its best-known member as any group is.
+        #expect(pine.first?.hasPrefix("Pinus ") == true && pine.firstIndex(of: "Pinaceae").map { $0 >= 2 } ?? true, "\(pine)")
+    }
+
+    /// A group named by the word alone that holds organisms the word names comes before every
+    /// organism the word names with more words, its own or not: "Moles" before a golden mole known
+    /// in more languages than the European mole; a group named so that holds none of them ("Pine &
+    /// spruce aphids" for `pine`) does not.
+    @Test func aGroupNamedByTheWordComesBeforeTheOrganismsItNames() async throws {
+        let database = try Fixtures.buildDatabase(Self.mammals + """
+            order Eulipotyphla
+            family Talpidae
+              name en Moles
+            genus Talpa
+            species Talpa europaea
+              name en European mole
+            order Afrosoricida
+            family Chrysochloridae
+            genus Amblysomus
+            species Amblysomus hottentotus
+              name en Hottentot golden mole
+              name de Hottentotten-Goldmull
+              name fr Taupe dorée
+              name es Topo dorado
+            kingdom Plantae
+            phylum Tracheophyta
+            class Pinopsida
+            order Pinales
+            family Pinaceae
+            genus Pinus
+            species Pinus sylvestris
+              name en Scots pine
+              name de Waldkiefer
+              name fr Pin sylvestre
+            kingdom Animalia
+            phylum Arthropoda
+            class Insecta
+            order Hemiptera
+            family Adelgidae
+              name en Pine & spruce aphids
+            genus Pineus
+            species Pineus strobi
+              name en Pine bark adelgid
+            """)
+        let engine = try EngineProcess(["--database", database.path])
+        let mole = names(try await results("mole", engine: engine))
+        #expect(Array(mole.prefix(2)) == ["Talpidae", "Talpa europaea"], "\(mole)")
+        let pine = names(try await results("pine", engine: engine))
+        #expect(pine.first == "Pinus sylvestris", "\(pine)")
+    }
+
+    /// A language that names its groups with learned words ("Anatidés") finds the group a word
+    /// means through the organisms the word names: what English calls most of them ("Mandarin
+    /// duck", "Muscovy duck"), a group named by that word alone ("Ducks, geese and swans"), read as
+    /// the English word; a name of the language that is the word itself still comes first (`chat`).
+    @Test func learnedGroupNamesAreFoundThroughTheirOrganisms() async throws {
+        let database = try Fixtures.buildDatabase("""
+            domain Eukaryota
+            kingdom Animalia
+            phylum Chordata
+            class Aves
+            order Anseriformes
+            family Anatidae
+              name en Ducks, geese and swans
+              name fr Anatidés
+            genus Anas
+            species Anas platyrhynchos
+              name en Mallard
+              name fr Canard colvert
+            genus Aix
+            species Aix galericulata
+              name en Mandarin duck
+              name fr Canard mandarin
+            genus Cairina
+            species Cairina moschata
+              name en Muscovy duck
+              name fr Canard de Barbarie
+            class Mammalia
+            order Carnivora
+            family Felidae
+              name en Cats
+              name fr Félidés
+            genus Felis
+            species Felis catus
+              name en Domestic cat
+              name fr Chat
+            species Felis silvestris
+              name en Wildcat
+              name fr Chat sauvage
+            order Artiodactyla
+            family Suidae
+            genus Sus
+            species Sus domesticus
+              name en Pig
+              name fr Cochon
+            order Tubulidentata
+            family Orycteropodidae
+              name en Aardvarks
+            genus Orycteropus
+            species Orycteropus afer
+              name en Aardvark
+              name fr Cochon de terre
+            """)
+        let engine = try EngineProcess(["--database", database.path])
+        // Organisms whose English names share no head (the pig, the aardvark) read as nothing.
+        let cochon = names(try await results("cochon", lang: "fr", engine: engine))
+        #expect(cochon.first == "Sus domesticus" && !cochon.contains("Orycteropodidae"), "\(cochon)")
+        let canard = try await results("canard", lang: "fr", engine: engine)
+        #expect(canard.first?["scientificName"] == "Anatidae" && canard.first?["readAs"] == "duck", "\(canard)")
+        #expect(names(canard).dropFirst().first?.contains(" ") == true, "its members follow: \(names(canard))")
+        let chat = names(try await results("chat", lang: "fr", engine: engine))
+        #expect(chat.first == "Felis catus", "\(chat)")
+        // In English the word finds the group by its own name: nothing is read.
+        let duck = try await results("duck", engine: engine)
+        #expect(duck.first?["scientificName"] == "Anatidae" && duck.first?["readAs"] == nil, "\(duck)")
+    }
+
+    /// A prefix typed without capitals is a word of the language: short prefixes suggest the names
+    /// people use before scientific names, however well known their taxa (`ca`: Cat, not *Capra
+    /// hircus*); with a capital, scientific names rank as before.
+    @Test func shortPrefixesSuggestNamesOfTheLanguage() async throws {
+        let engine = try Self.engine.get()
+        func suggest(_ prefix: String, _ lang: String = "en") async -> [JSONValue] {
+            await engine.result(SearchAutocompleteRequest(prefix: prefix, limit: 10, lang: lang))?["suggestions"]?.arrayValue ?? []
+        }
+        for (prefix, lang, name) in [("ca", "en", "Cat"), ("ca", "es", "Caballo"), ("c", "fr", "Chat")] {
+            let found = await suggest(prefix, lang)
+            let texts = found.compactMap { $0["text"]?.stringValue }
+            #expect(Array(found.prefix(5)).allSatisfy { $0["matchType"] == "common" }, "\(prefix) (\(lang)): \(texts)")
+            #expect(texts.contains(name), "\(prefix) (\(lang)): \(texts)")
+        }
+        let lower = await suggest("pan").compactMap { $0["text"]?.stringValue }
+        #expect(lower.first != "Pan" && lower.contains("Giant panda"), "\(lower)")
+        let capital = await suggest("Pan").compactMap { $0["text"]?.stringValue }
+        #expect(capital.first == "Pan", "\(capital)")
     }
 
     /// A database of the specification's tables alone gets heads and prominence at import, and

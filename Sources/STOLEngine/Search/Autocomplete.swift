@@ -32,6 +32,8 @@ public struct Autocomplete: Sendable {
         let columns = CandidateName.columns(ranking: ranking) + ", t.conservation"
         let from = CandidateName.from(ranking: ranking)
         let prominent = database.prominentNames
+        // Typed without capitals, a prefix is a word of the language, not a scientific name.
+        let lowerCase = !prefix.contains { $0.isUppercase }
         return try await database.read { db in
             let filter = filters.sql(range: nil)
             var args = filter.arguments
@@ -79,7 +81,7 @@ public struct Autocomplete: Sendable {
                 let row = read.name
                 guard seenRows.insert(DistinctName(row)).inserted else { continue }
                 ranked.append(RankedName(
-                    score: Self.score(row, found: found, folded: folded, tokens: tokens, lang: lang),
+                    score: Self.score(row, found: found, folded: folded, tokens: tokens, lang: lang, lowerCase: lowerCase),
                     preferred: preferred.contains(PreferredName(taxon: row.taxonID, name: row.name)), length: row.folded.count, index: i))
             }
             ranked.sort { a, b in
@@ -107,11 +109,16 @@ public struct Autocomplete: Sendable {
 
     /// A suggestion's score (`SearchScore`): exact when the name is the prefix, else prefix (a
     /// word still being typed is no whole word); the head when the last word typed starts the
-    /// name's head word (`NameStructure.isHead`, with `tokens`, the words typed).
-    static func score(_ row: CandidateName, found: Range<String.Index>, folded: String, tokens: [String], lang: String) -> Double {
+    /// name's head word (`NameStructure.isHead`, with `tokens`, the words typed). A scientific
+    /// name or synonym completing a prefix typed without capitals (`lowerCase`) is no exact name
+    /// (as in search: `pan` is no *Pan*) and weighs as a name in English does for another language
+    /// (0.5): a child typing `ca` means a name of the language ("Cat", "Camel"), not *Capra
+    /// hircus*, however well known the goat; `Ca` finds it as before.
+    static func score(_ row: CandidateName, found: Range<String.Index>, folded: String, tokens: [String], lang: String, lowerCase: Bool) -> Double {
         let name = row.folded
         let end = found.upperBound
-        let tier: MatchTier = name == folded ? .exact : .prefix
+        let learned = lowerCase && row.matchType != "common"
+        let tier: MatchTier = name == folded && !learned ? .exact : .prefix
         // The name's word in which the prefix ends, and whether it is the head word.
         let before = name[..<end]
         let wordIndex = SearchQuery.words(ofFolded: String(before)).count - 1
@@ -123,7 +130,7 @@ public struct Autocomplete: Sendable {
         let coverage = SearchScore.weighsCoverage(group) ? Double(folded.count) / Double(max(name.count, 1)) : 0
         let quality = SearchScore.quality(
             head: isHead || tier == .exact,
-            language: SearchScore.language(nameLang: row.lang, matchType: row.matchType, lang: lang), asTyped: true, prominence: row.prominence,
+            language: learned ? 0.5 : SearchScore.language(nameLang: row.lang, matchType: row.matchType, lang: lang), asTyped: true, prominence: row.prominence,
             coverage: coverage)
         return SearchScore.score(group: group, quality: group == 7 ? SearchScore.weak(tier: tier, base: quality) : quality)
     }

@@ -14,7 +14,8 @@ import Foundation
 ///   compounding languages also the parts compounds are split at (`NameStructure`).
 /// - `[modifiers]`: words beside a name's head that are not it: before it in languages whose
 ///   head comes first (French `grand`, `petit`; articles), after it in the others (English
-///   `family`: "Cactus family").
+///   `family`: "Cactus family"); there, a list holding one names more than its first item
+///   ("carps and others", `NameMatcher.isBare`).
 /// - `[typical]`: words that, beside a head alone, name the typical organisms of that kind
 ///   ("Common carp", "True seals", "Dauphin commun", "Gemeiner Delfin"): such an organism ranks as
 ///   better known for its head, such a group as named by its head (`NameMatcher.Match.typical`).

@@ -148,11 +148,17 @@ struct NameMatcher: Sendable {
 
     /// Whether a name (folded, its words as compound `parts`, in language `primary`) is its head
     /// alone (`Match.bare`): its first item is one word, not split into parts ("Langschwanz|mäuse"
-    /// is not); a typical word beside it does not count ("True seals", `Match.typical`).
+    /// is not); a typical word beside it does not count ("True seals", `Match.typical`). A list
+    /// whose other items hold one of the lexicon's `[modifiers]` names more than the word's kind
+    /// ("carps and others", "shorebirds & allies"), in languages that put the head last.
     func isBare(_ nameFolded: String, parts: [[String]], words: [String], primary: String?) -> Bool {
         guard (parts.first?.count ?? 1) <= 1 else { return false }
         if words.count <= 1 { return true }
         let length = NameStructure.firstItemLength(nameFolded, words: words)
+        if length < words.count, !NameStructure.headFirst.contains(primary ?? ""),
+           case let modifiers = Lexicon.of(primary).modifiers, words[length...].contains(where: modifiers.contains) {
+            return false
+        }
         if length <= 1 { return true }
         guard length == 2, parts.count >= 2, parts[1].count <= 1 else { return false }
         let typical = Lexicon.of(primary).typical

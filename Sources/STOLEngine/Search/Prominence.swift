@@ -31,7 +31,10 @@ import STOLProtocol
 /// own = 0.35 · languages / 5 + 0.15 · log₂(1 + names) / 4 + 0.30 · description + 0.10 · forms / 3,
 /// where description is 0 without one, else 0.3 + 0.7 · length / 1,000; a domesticated organism
 /// is among the best known whatever its sources say (many lack a description: the dog, cattle):
-/// own becomes 0.7 + 0.3 · own, a bundled one at least 0.5 + 0.5 · own. members = 0.9 · best · (0.75 + 0.25 · min(1, log₂(1 + sum) / 5)),
+/// own becomes 0.7 + 0.3 · own, or 0.5 + 0.5 · own when only its description says so (a
+/// description may speak of a farmed or cultivated form: the common carp, the cardoon, whose
+/// long texts would otherwise put them before the domestic cat); a bundled one at least 0.5 + 0.5
+/// · own. members = 0.9 · best · (0.75 + 0.25 · min(1, log₂(1 + sum) / 5)),
 /// where best and sum are the highest and the sum of the descendants' own values, so that a
 /// group ranks below its best-known member; prominence = max(own, members), halved for a taxon
 /// that is not accepted. Search ranks a group below the best-known of its members the query also
@@ -55,6 +58,8 @@ public enum Prominence {
         var description = 0
         var forms = 0
         var domestic = false
+        /// Domesticated by its description alone (`saysDomesticated`), not by a name or a trait.
+        var described = false
         var bundled = false
 
         var own: Double {
@@ -62,7 +67,8 @@ public enum Prominence {
             let nameCount = log2(1 + Double(min(names, 15))) / 4
             let text = description > 0 ? 0.3 + 0.7 * Double(min(description, 1_000)) / 1_000 : 0
             let value = 0.35 * lang + 0.15 * nameCount + 0.30 * text + 0.10 * Double(min(forms, 3)) / 3
-            return max(domestic ? 0.7 + 0.3 * value : value, bundled ? 0.5 + 0.5 * value : value)
+            let domesticated = domestic ? 0.7 + 0.3 * value : described ? 0.5 + 0.5 * value : value
+            return max(domesticated, bundled ? 0.5 + 0.5 * value : value)
         }
     }
 
@@ -132,7 +138,7 @@ public enum Prominence {
             try db.makeStatement(sql: "SELECT taxon_id, text FROM \(source).descriptions WHERE text LIKE '%domesticated%'")
                 .forEachStoredRow { row in
                     if let i = index(try row.taxonID(0, "descriptions.taxon_id")), organism[i], saysDomesticated(try row.text(1, "descriptions.text")) {
-                        inputs[i].domestic = true
+                        inputs[i].described = true
                     }
                 }
         }

@@ -18,7 +18,8 @@
 /// scientific name, 0.5 a synonym or English, 0 another language) + 0.15 · coverage (in groups 5, 6, 8 and 9
 /// only: the query's length over the name's, as a fragment or a typo points at one name by its
 /// letters) + 0.1 · prominence (0…1; halved for a group in group 3 whose name has words
-/// besides its head, a part of the group meant: "leafcutter bees" for `bee`; 0.3 more, up to 1,
+/// besides its head, a part of the group meant: "leafcutter bees" for `bee`, unless it is the
+/// word's kind, `GroupRanking.kindValue`; 0.3 more, up to 1,
 /// for an organism whose name is the query word beside a typical word alone, "Common carp" for
 /// `carp`, `NameMatcher.Match.typical`) + 0.01 · as typed
 /// (not a reading of the lexicon's or a spelling's, `QueryRewrites`). Whole words and

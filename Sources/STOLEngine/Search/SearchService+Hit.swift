@@ -22,6 +22,11 @@ extension SearchService {
         var bare = false
         /// The name is a typical word and the query word (`NameMatcher.Match.typical`).
         var typical = false
+        /// A group found through the English names of the organisms the query's word names,
+        /// ranked as a name of the requested language (`GroupsThroughEnglish`).
+        var throughMembers = false
+        /// A group that stands for the kind the query's word names (`GroupRanking.kindValue`).
+        var kind = false
         /// A one-word scientific name matched by a query without capitals (`NameMatcher.Match.uncapitalizedGenus`).
         var uncapitalizedGenus = false
         var accentMismatch = false
@@ -76,11 +81,11 @@ extension SearchService {
             let coverage = SearchScore.weighsCoverage(group) ? Double(queryLength) / Double(max(nameLength, queryLength, 1)) : 0
             // A group found by a name with words besides its head is a part of the group meant
             // ("leafcutter bees" for `bee`): half its prominence.
-            let subgroup = group == 3 && !(rank?.isSpeciesOrBelow ?? false) && !bare && name != nil
+            let subgroup = group == 3 && !(rank?.isSpeciesOrBelow ?? false) && !bare && !kind && name != nil
             let known = subgroup ? prominence / 2 : prominence
             let base = SearchScore.quality(
-                head: head, language: name == nil ? 1 : SearchScore.language(nameLang: self.lang, matchType: matchType, lang: lang),
-                asTyped: readAs == nil, prominence: known, coverage: coverage)
+                head: head, language: name == nil || throughMembers ? 1 : SearchScore.language(nameLang: self.lang, matchType: matchType, lang: lang),
+                asTyped: readAs == nil || throughMembers, prominence: known, coverage: coverage)
             let quality: Double
             if let partialQuality {
                 quality = partialQuality

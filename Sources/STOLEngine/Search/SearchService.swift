@@ -155,6 +155,8 @@ public struct SearchService: Sendable {
             }
             best.merge(closest) { $1 }
         }
+        // A word whose groups the language names with learned words: through English (`pato` → ducks).
+        merge(try GroupsThroughEnglish.hits(db, query, lang: lang, hits: best.values, filter: filter, context: context))
         if !best.values.contains(where: { !$0.demoted }) {
             merge(try PartialMatch.hits(db, query, lang: lang, lexicon: lexicon, filter: filter, context: context))
         }

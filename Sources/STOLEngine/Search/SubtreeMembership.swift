@@ -31,6 +31,27 @@ struct SubtreeMembership {
         return range.contains(seq)
     }
 
+    /// How many of `members` (loaded, below `group`) lie below the one child of `group` that holds
+    /// the most of them: one statement reading the first occurrences of the group's children.
+    func mostInOneChild(of group: Int64, _ members: [Int64]) throws -> Int {
+        let starts = try Int64.fetchAll(db.cachedStatement(sql: """
+            SELECT f.seq FROM taxa t JOIN first_occurrence f ON f.taxon_id = t.id WHERE t.parent_id = ? ORDER BY f.seq
+            """), arguments: [group])
+        guard !starts.isEmpty else { return 0 }
+        var counts: [Int: Int] = [:]
+        for member in members {
+            guard let seq = first[member] else { continue }
+            // The last child starting at or before the member: the member lies in its subtree.
+            var low = 0, high = starts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if starts[mid] <= seq { low = mid + 1 } else { high = mid }
+            }
+            if low > 0 { counts[low - 1, default: 0] += 1 }
+        }
+        return counts.values.max() ?? 0
+    }
+
     /// The first occurrences of `group`'s subtree, from its own to the next taxon's after it.
     mutating func range(of group: Int64) throws -> Range<Int64>? {
         if let known = ranges[group] { return known }

@@ -49,6 +49,9 @@ import Testing
         }
         #expect(try bare("seal", "True seals") && bare("bear", "Bears"))
         #expect(try !bare("spider", "Fishing spiders") && !bare("cat", "Cat family"))
+        // A list is named by its first item, unless it says it holds more ("and others", "& allies").
+        #expect(try bare("salamander", "Salamanders and newts") && bare("frog", "frogs & toads"))
+        #expect(try !bare("carp", "carps and others") && !bare("shorebird", "shorebirds & allies"))
     }
 
     /// A name's compound parts are whole words; a query word on the name's head says so.

@@ -68,18 +68,20 @@ import Testing
         let values = try prominence("""
             INSERT INTO taxa(id, parent_id, rank, scientific_name) VALUES
                 (1, NULL, 'species', 'Canis lupus'), (2, 1, 'subspecies', 'Canis lupus familiaris'), (3, 1, 'subspecies', 'Canis lupus dingo'),
-                (4, NULL, 'species', 'Canis latrans'), (5, NULL, 'species', 'Lama glama');
+                (4, NULL, 'species', 'Canis latrans'), (5, NULL, 'species', 'Lama glama'), (6, NULL, 'species', 'Felis catus');
             INSERT INTO names(taxon_id, name, lang, name_type) VALUES
                 (1, 'Gray wolf', 'en', 'common'), (2, 'Dog', 'en', 'common'), (3, 'Dingo', 'en', 'common'), (4, 'Coyote', 'en', 'common'),
-                (5, 'Llama', 'en', 'common');
+                (5, 'Llama', 'en', 'common'), (6, 'Domestic cat', 'en', 'common');
             CREATE TABLE descriptions(taxon_id INTEGER NOT NULL, lang TEXT NOT NULL, text TEXT NOT NULL, source_title TEXT, source_url TEXT, license TEXT, PRIMARY KEY(taxon_id, lang));
             INSERT INTO descriptions(taxon_id, lang, text) VALUES (5, 'en', 'The llama is a domesticated South American camelid.');
             """)
         let wolf = try #require(values["Canis lupus"]), coyote = try #require(values["Canis latrans"]), llama = try #require(values["Lama glama"])
         // 0.07 + 0.0375 + 0.1 · 2/3 for the two named forms, against 0.1075 for the coyote.
         #expect(wolf == 174 && (107...108).contains(coyote))
-        // A short description (0.3 + 0.7 · 52/1000) that says domesticated: 0.7 + 0.3 · own.
-        #expect(llama > 700, "\(llama)")
+        // A short description (0.3 + 0.7 · 52/1000) that says domesticated: 0.5 + 0.5 · own; a
+        // name that says so, without a description: 0.7 + 0.3 · own, before it.
+        let cat = try #require(values["Felis catus"])
+        #expect(llama == 604 && cat == 732, "\(llama) \(cat)")
     }
 
     /// A species the bundled encyclopedia describes is better known than its peers with as many
