@@ -1,0 +1,62 @@
+import Foundation
+import STOLJSON
+import STOLProtocol
+import STOLTestSupport
+import Testing
+
+/// The words everyday users and children type, over the real binary and the embedded database:
+/// the dataset's everyday names of groups in each language, diminutives read as the word they
+/// are formed from, and the lexicon's everyday words.
+@Suite(.serialized) struct EverydayWordsTests {
+    static let engine = Result { try EngineProcess() }
+
+    func results(_ query: String, lang: String, limit: Int = 5) async throws -> [JSONValue] {
+        try await Self.engine.get().result(SearchQueryRequest(query: query, lang: lang, limit: limit))?["results"]?.arrayValue ?? []
+    }
+
+    func names(_ results: [JSONValue]) -> [String] { results.compactMap { $0["scientificName"]?.stringValue } }
+
+    /// A group's everyday word in each language finds the group first (dataset/default names).
+    @Test func everydayGroupWordsFindTheirGroup() async throws {
+        for (query, lang, group) in [
+            ("singes", "fr", "Primates"), ("monos", "es", "Primates"), ("Affen", "de", "Primates"),
+            ("libellules", "fr", "Odonata"), ("libélulas", "es", "Odonata"), ("pájaros", "es", "Aves"),
+            ("papillons", "fr", "Lepidoptera"), ("couleuvres", "fr", "Colubridae"), ("culebras", "es", "Colubridae"),
+            ("vers de terre", "fr", "Crassiclitellata"), ("Regenwürmer", "de", "Crassiclitellata"), ("setas", "es", "Agaricales"),
+            ("gaviotas", "es", "Laridae"), ("manchots", "fr", "Sphenisciformes|Spheniscidae"), ("Kakteen", "de", "Cactaceae"),
+            ("Fledermäuse", "de", "Chiroptera"), ("Spinnen", "de", "Araneae"), ("hérissons", "fr", "Erinaceidae"),
+            ("chênes", "fr", "Quercus"), ("Kiefern", "de", "Pinus"), ("escargots", "fr", "Gastropoda"),
+        ] {
+            let found = names(try await results(query, lang: lang))
+            #expect(found.first.map { group.split(separator: "|").contains(Substring($0)) } ?? false, "\(query) (\(lang)): \(found)")
+        }
+    }
+
+    /// A diminutive no name holds is read as the word it is formed from, like a plural, and says so.
+    @Test func diminutivesReadAsTheirBaseWord() async throws {
+        for (query, lang, meant, readAs) in [
+            ("Mäuschen", "de", "Mus musculus", "maus"), ("Vögelchen", "de", "Aves", "vogel"), ("Äffchen", "de", "Primates", "affe"),
+            ("ratoncito", "es", "Mus musculus", "raton"), ("pajarito", "es", "Aves", "pajaro"), ("osito", "es", "Ursidae", "oso"),
+            ("corderito", "es", "Ovis aries", "oveja"), ("chaton", "fr", "Felis catus", "chat"), ("ourson", "fr", "Ursidae", "ours"),
+            ("girafon", "fr", "Giraffa camelopardalis", "girafe"), ("renardeau", "fr", "Vulpes", "renard"),
+        ] {
+            let found = try await results(query, lang: lang, limit: 3)
+            let hit = found.first { $0["scientificName"]?.stringValue == meant }
+            #expect(hit != nil, "\(query) (\(lang)): \(names(found))")
+            #expect(hit?["readAs"]?.stringValue == readAs, "\(query): read as \(String(describing: hit?["readAs"]))")
+        }
+    }
+
+    /// A word a name holds as typed is no diminutive of another: the porpoise `vaquita` is no
+    /// little cow, `chouette` (owl) no little cabbage, `Eichhörnchen` no little oak horn.
+    @Test func realWordsAreNotReadAsDiminutives() async throws {
+        for (query, lang, meant) in [
+            ("vaquita", "es", "Phocoena sinus"), ("chouette", "fr", "Strigiformes"), ("Eichhörnchen", "de", "Sciurus vulgaris"),
+            ("Kaninchen", "de", "Oryctolagus cuniculus"), ("mosquito", "es", "Culicidae"), ("mouton", "fr", "Ovis aries"),
+        ] {
+            let found = try await results(query, lang: lang)
+            #expect(names(found).first == meant, "\(query) (\(lang)): \(names(found))")
+            #expect(found.allSatisfy { $0["readAs"] == nil }, "\(query) is read as typed only: \(found.map { $0["readAs"] })")
+        }
+    }
+}
