@@ -59,4 +59,26 @@ import Testing
             #expect(found.allSatisfy { $0["readAs"] == nil }, "\(query) is read as typed only: \(found.map { $0["readAs"] })")
         }
     }
+
+    /// Colloquial, regional and farm words of the lexicon find what they mean, and say so.
+    @Test func lexiconEverydayWordsFindTheirMeaning() async throws {
+        for (query, lang, meant, readAs) in [
+            ("seagull", "en", "Laridae", "gull"), ("budgie", "en", "Melopsittacus undulatus", "budgerigar"),
+            ("possum", "en", "Didelphidae", "opossum"), ("t rex", "en", "Tyrannosaurus rex", "tyrannosaurus"),
+            ("roly poly", "en", "Armadillidiidae", "pill bug"), ("Pute", "de", "Meleagris gallopavo", "truthahn"),
+            ("Grashüpfer", "de", "Orthoptera", "heuschrecke"), ("Pusteblume", "de", "Taraxacum officinale", "lowenzahn"),
+            ("Kaktus", "de", "Cactaceae", "kakteen"), ("dinde", "fr", "Meleagris gallopavo", "dindon"),
+            ("cafard", "fr", "Blattodea", "blatte"), ("maringouin", "fr", "Culicidae", "moustique"),
+            ("alacrán", "es", "Scorpiones", "escorpion"), ("chivo", "es", "Capra hircus", "cabra"),
+            ("catarina", "es", "Coccinellidae", "mariquita"),
+        ] {
+            let found = try await results(query, lang: lang, limit: 3)
+            let hit = found.first { $0["scientificName"]?.stringValue == meant }
+            #expect(hit != nil, "\(query) (\(lang)): \(names(found))")
+            #expect(hit?["readAs"]?.stringValue == readAs, "\(query): read as \(String(describing: hit?["readAs"]))")
+        }
+        // A word the database's names hold is not redirected: `Grand Pingouin` keeps `pingouin`.
+        let pingouin = try await results("pingouin", lang: "fr")
+        #expect(names(pingouin).first == "Pinguinus impennis", "\(names(pingouin))")
+    }
 }
