@@ -58,6 +58,7 @@ public enum Inflection {
             strip("s")  // tigres → tigre
         case "fr":
             strip("aux", add: "al")  // chevaux → cheval
+            strip("aux", add: "ail")  // coraux → corail
             strip("x")  // oiseaux → oiseau, hiboux → hibou
             strip("s")
         default:  // de, folded: Mäuse → mause, Wölfe → wolfe
@@ -96,6 +97,7 @@ public enum Inflection {
             if s.hasSuffix("fe") { out.insert(String(s.dropLast(2)) + "ves") }
             if s.hasSuffix("z") { out.insert(String(s.dropLast()) + "ces") }
             if s.hasSuffix("al") { out.insert(String(s.dropLast(2)) + "aux") }
+            if s.hasSuffix("ail") { out.insert(String(s.dropLast(3)) + "aux") }
             if s.hasSuffix("man") { out.insert(String(s.dropLast(3)) + "men") }
             if s.hasSuffix("mouse") { out.insert(String(s.dropLast(5)) + "mice") }
             if s.hasSuffix("goose") { out.insert(String(s.dropLast(5)) + "geese") }

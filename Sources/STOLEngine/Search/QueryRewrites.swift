@@ -4,8 +4,11 @@ import GRDB
 /// hits marked with it (`readAs`):
 /// - a word, or two words, by the requested language's lexicon (`Lexicon.alternatives`): its
 ///   meanings (`puppy` → dog, `hippo` → hippopotamus) and its other forms (`grey` → gray);
-/// - in English, `-our` and `-or` for each other (`colour` → color), when the database has the
-///   other form as a word;
+/// - a diminutive the lexicon does not list as the word it is formed from (`Diminutive`:
+///   `Mäuschen` → maus, `ratoncito` → raton, `chaton` → chat), and that word's lexicon meanings,
+///   when the typed word is no word of the language and the base word is one (`TypoGuard`);
+/// - in English, `-our` and `-or` for each other, also before an ending (`colour` → color,
+///   `armoured` → armored), when the database has the other form as a word;
 /// - a closed compound as two words the database has (`honeybee` → honey bee), and two words as
 ///   the closed compound the database has (`sea horse` → seahorse); hyphens are spaces already.
 ///
@@ -46,6 +49,9 @@ enum QueryRewrites {
         var options: [[[String]]] = []
         for token in tokens {
             var readings: [[String]] = lexicon.alternatives(of: token, lang: primary).map { $0.split(separator: " ").map(String.init) }
+            if readings.isEmpty {
+                readings = try diminutiveReadings(of: token, lang: lang, lexicon: lexicon, in: db)
+            }
             // British and American -our/-or, also before an ending (`armoured` → armored).
             if primary == "en" || primary == nil, let other = Self.otherSpelling(of: token), try isTerm(other) { readings.append([other]) }
             // A closed compound as two words some name has side by side (`honeybee` → honey bee;
@@ -95,5 +101,25 @@ enum QueryRewrites {
             if stem.hasSuffix("or"), stem.count > 2 { return stem.dropLast(1) + "ur" + ending }
         }
         return nil
+    }
+
+    /// Most base words one diminutive is read as.
+    static let diminutiveBases = 2
+
+    /// The readings of `token` as a diminutive: the words of the language it may be formed from
+    /// (`Diminutive.bases`; words as written before those known only in another number: `Äffchen`
+    /// → affe, not the stem aff of "Affen"), each followed by its lexicon meanings (`corderito` →
+    /// cordero → oveja); none when `token` is itself a word of the language (`vaquita`, `chouette`,
+    /// `Eichhörnchen`).
+    static func diminutiveReadings(of token: String, lang: String, lexicon: Lexicon, in db: Database) throws -> [[String]] {
+        let candidates = Diminutive.bases(of: token, lang: lang)
+        guard !candidates.isEmpty, try !TypoGuard.isWord(token, lang: lang, lexicon: lexicon, in: db) else { return [] }
+        var bases: [String] = []
+        for inflected in [false, true] {
+            for base in candidates where bases.count < diminutiveBases && !bases.contains(base) {
+                if try TypoGuard.isWord(base, lang: lang, inflected: inflected, lexicon: lexicon, in: db) { bases.append(base) }
+            }
+        }
+        return bases.flatMap { base in [[base]] + lexicon.alternatives(of: base, lang: lang).map { $0.split(separator: " ").map(String.init) } }
     }
 }

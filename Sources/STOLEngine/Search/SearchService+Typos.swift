@@ -152,27 +152,30 @@ enum TypoGuard {
     static let sampled = 50
 
     static func knownWords(_ tokens: [String], lang: String, lexicon: Lexicon, in db: Database) throws -> Set<String> {
-        let primary = Inflection.primary(lang) ?? lang
         var out: Set<String> = []
         for token in Set(tokens) where token.unicodeScalars.count >= WordVocabulary.shortestWord {
-            if lexicon.knows(token, lang: primary) {
-                out.insert(token)
-                continue
-            }
-            let forms = [token] + Inflection.forms(token).sorted()
-            let expression = forms.map { "common_names:\"\($0)\"" }.joined(separator: " OR ")
-            let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT \(sampled)"), arguments: [expression])
-            guard !taxa.isEmpty else { continue }
-            let names = try db.storedRows("SELECT folded, lang, id FROM search_names WHERE taxon_id IN (SELECT value FROM json_each(?)) AND match_type = 'common'",
-                [TaxonomyStore.jsonArray(taxa)], rowids: [("search_names", 2)]) { row in
-                (folded: try row.text(0, "search_names.folded"), lang: try row.textOrNull(1, "search_names.lang"))
-            }
-            let inLanguage = names.contains { name in
-                Inflection.primary(name.lang) == primary
-                    && SearchQuery.words(ofFolded: name.folded).contains { $0 == token || Inflection.areInflections(token, $0, lang: primary) }
-            }
-            if inLanguage { out.insert(token) }
+            if try isWord(token, lang: lang, lexicon: lexicon, in: db) { out.insert(token) }
         }
         return out
+    }
+
+    /// Whether `token` (folded, of any length) is a word of `lang`: of the lexicon, or a word of
+    /// one of the database's common names in that language, in either number (or, with
+    /// `inflected` false, only as written).
+    static func isWord(_ token: String, lang: String, inflected: Bool = true, lexicon: Lexicon, in db: Database) throws -> Bool {
+        let primary = Inflection.primary(lang) ?? lang
+        if inflected ? lexicon.knows(token, lang: primary) : lexicon.words.contains(token) { return true }
+        let forms = [token] + Inflection.forms(token).sorted()
+        let expression = forms.map { "common_names:\"\($0)\"" }.joined(separator: " OR ")
+        let taxa = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM fts_taxa WHERE fts_taxa MATCH ? LIMIT \(sampled)"), arguments: [expression])
+        guard !taxa.isEmpty else { return false }
+        let names = try db.storedRows("SELECT folded, lang, id FROM search_names WHERE taxon_id IN (SELECT value FROM json_each(?)) AND match_type = 'common'",
+            [TaxonomyStore.jsonArray(taxa)], rowids: [("search_names", 2)]) { row in
+            (folded: try row.text(0, "search_names.folded"), lang: try row.textOrNull(1, "search_names.lang"))
+        }
+        return names.contains { name in
+            Inflection.primary(name.lang) == primary
+                && SearchQuery.words(ofFolded: name.folded).contains { $0 == token || (inflected && Inflection.areInflections(token, $0, lang: primary)) }
+        }
     }
 }

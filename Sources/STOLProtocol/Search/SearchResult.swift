@@ -21,8 +21,9 @@ public struct SearchResult: Codable, Hashable, Sendable, Identifiable {
     public var matchTier: String?
     /// The language of the matched name; absent for scientific names.
     public var matchedLang: String?
-    /// The query as the engine read it when the lexicon or a spelling variant found this taxon
-    /// (`puppy` read as "dog", `grey squirrel` as "gray squirrel"); absent for the query as typed.
+    /// The query as the engine read it when the lexicon, a diminutive or a spelling variant found
+    /// this taxon (`puppy` read as "dog", `chaton` as "chat", `grey squirrel` as "gray squirrel");
+    /// absent for the query as typed.
     public var readAs: String? = nil
     public var rank: Rank?
     public var conservationStatus: ConservationStatus?

@@ -9,7 +9,7 @@ import Testing
             ("wolves", "wolf", "en"), ("mice", "mouse", "en"), ("geese", "goose", "en"), ("hobbies", "hobby", "en"),
             ("foxes", "fox", "en"), ("tigers", "tiger", "en"), ("dormice", "dormouse", "en"), ("knives", "knife", "en"),
             ("fishermen", "fisherman", "en"), ("children", "child", "en"), ("leones", "leon", "es"), ("peces", "pez", "es"),
-            ("tigres", "tigre", "es"), ("chevaux", "cheval", "fr"), ("oiseaux", "oiseau", "fr"), ("loups", "loup", "fr"),
+            ("tigres", "tigre", "es"), ("chevaux", "cheval", "fr"), ("coraux", "corail", "fr"), ("oiseaux", "oiseau", "fr"), ("loups", "loup", "fr"),
             ("mause", "maus", "de"), ("wolfe", "wolf", "de"), ("baren", "bar", "de"), ("katzen", "katze", "de"), ("hunde", "hund", "de"),
             ("lowinnen", "lowin", "de"), ("fuchse", "fuchs", "de"),
         ]
