@@ -66,11 +66,11 @@ package final class IntegrityCheck: Sendable {
                         guard let table else { break }
                         let found = try Self.tableProblems(db, table, seed: seed, statistics: statistics, checksValues: checksValues)
                         problems.withLock { $0 += found }
-                        let checked = tablesDone.withLock { done -> Int in
+                        // Reported under the lock: two workers' reports then come in order.
+                        tablesDone.withLock { done in
                             done += 1
-                            return done
+                            progress?(Double(done) / Double(max(tables.count, 1)))
                         }
-                        progress?(Double(checked) / Double(max(tables.count, 1)))
                     }
                 }
             } catch {
