@@ -529,7 +529,8 @@ def section_relevance(smoke):
               "with a right answer first or in the first three; MRR: the mean of 1/rank (0 beyond rank 10). Pending: queries whose "
               "taxa the database lacks. The NCBI database is `build-db --ncbi` without descriptions.",
               "Other checklists' names: names of the Mammal Diversity Database and AviList for NCBI species of the same scientific "
-              "name that share a word with one of the taxon's names but are none of them (`bench/search_quality.py --variants`), "
+              "name that share a word with one of the taxon's names but are none of them, nor another taxon's (NCBI gives some "
+              "to subspecies: \"mountain bongo\") (`bench/search_quality.py --variants`), "
               "300 drawn at random (seed 15), classed by how they differ."]
     return {"rows": rows, "notes": notes}
 

@@ -13,7 +13,9 @@ deletion, insertion or transposition of letters, never in the first word of a sc
 With `--variants` (for NCBI Taxonomy) the queries are instead other checklists' English names of
 the database's species: names from the Mammal Diversity Database and AviList
 (`../shared/data/mdd`, `../shared/data/avilist`) for species of the same scientific name, that
-share a word with one of the taxon's own names but are none of them. Each is classed by how it
+share a word with one of the taxon's own names but are none of them nor any other taxon's (NCBI
+names subspecies "mountain bongo" or "European herring gull", which other checklists give the
+species: such a query names the subspecies exactly). Each is classed by how it
 differs from the taxon's closest name: a word added (`common raccoon` for "raccoon"), a word
 dropped, spelled another way (hyphens, spaces, British and American spellings: `grey-backed
 tern` for "Gray-backed Tern"), or other (words both added and dropped).
@@ -144,13 +146,18 @@ def variant_queries(path, n, seed):
                 for column in ("English_name_AviList", "English_name_Clements_v2024", "English_name_BirdLife_v9"):
                     if row[column]:
                         other.append((row[column], row["Scientific_name"]))
+    # Who holds each name as written (case aside): a name another taxon holds is no variant of this
+    # one's (NCBI names subspecies such as "mountain bongo" that other checklists give the species).
+    holders = {}
+    for taxon, name in names:
+        holders.setdefault(name.lower(), set()).add(taxon)
     candidates, seen = [], set()
     for name, scientific in other:
         if scientific not in own or (name.lower(), scientific) in seen:
             continue
         seen.add((name.lower(), scientific))
         taxon, names_of_taxon = own[scientific]
-        if any(name.lower() == o.lower() for o in names_of_taxon):
+        if any(name.lower() == o.lower() for o in names_of_taxon) or holders.get(name.lower(), set()) - {taxon}:
             continue
         form = variant_form(name, names_of_taxon)
         if form:

@@ -191,7 +191,7 @@ def test_compare(run_cli):
     # Drawn as the browser draws it, from the shared formatting, names in the asked language.
     lines = proc.stdout.splitlines()
     assert lines[:5] == [
-        "genus Panthera  ← common ancestor",
+        "genus Panthera — Großkatzen  ← common ancestor",
         "├─ species Panthera leo — Löwe  A",
         "└─ species Panthera tigris — Tiger  B",
         "",
