@@ -128,6 +128,10 @@ import Testing
         }
         let typo = try await page("elefnt", lang: "en")
         #expect(typo?["fuzzy"] == true && typo?["results"]?.arrayValue?.isEmpty == false)
+        // Of a taxon's names as close to a typo, the asked language's answers (not the Spanish
+        // "Libélula deprimida" for a French child's `libelule`).
+        let libellule = try #require(try await results("libelule", lang: "fr").first)
+        #expect(libellule["matchedLang"] == "fr" && libellule["matchTier"] == "fuzzy", "\(libellule)")
         // A word of another language is no typo: `elefant` finds the German names.
         let german = try await page("elefant", lang: "en")
         #expect(german?["fuzzy"] == false && german?["otherLanguages"] == true)

@@ -55,7 +55,7 @@ import Testing
         ("honey bees", "Apis mellifera", 1), ("blue whales", "Balaenoptera musculus", 1), ("wolf spiders", "Lycosidae", 1),
         ("spiders", "Araneae", 1), ("ants", "Formicidae", 1), ("oaks", "Quercus robur", 2),
         // English misspellings.
-        ("rinoceros", "Rhinoceros", 1), ("hipopotamus", "Hippopotamus", 1), ("crocodle", "Crocodylus niloticus", 3),
+        ("rinoceros", "Rhinoceros", 1), ("hipopotamus", "Hippopotamus amphibius", 1), ("crocodle", "Crocodylus niloticus", 3),
         ("pengiun", "Aptenodytes patagonicus", 3), ("cheeta", "Acinonyx jubatus", 1), ("leopord", "Panthera pardus", 1),
         ("hedgehogg", "Erinaceus europaeus", 1), ("squirel", "Sciurus vulgaris", 3), ("octopuss", "Octopus", 3),
         ("jellyfsh", "Aurelia aurita", 3), ("butterfy", "Danaus plexippus", 3), ("flamingo", "Phoenicopterus roseus", 3),

@@ -150,8 +150,13 @@ public struct SearchService: Sendable {
             if typos.capped { capped = true }
             var closest: [Int64: Hit] = [:]
             for h in typos.hits where best[h.taxonID] == nil {
-                if let seen = closest[h.taxonID], (seen.editDistance ?? 9) <= (h.editDistance ?? 9) { continue }
-                closest[h.taxonID] = h.scored(lang: lang, queryLength: query.folded.unicodeScalars.count)
+                // Per taxon its closest name; of names as close, the best scored (the asked language's).
+                let hit = h.scored(lang: lang, queryLength: query.folded.unicodeScalars.count)
+                if let seen = closest[h.taxonID] {
+                    let (a, b) = (hit.editDistance ?? 9, seen.editDistance ?? 9)
+                    if a > b || (a == b && !Hit.ordered(hit, seen)) { continue }
+                }
+                closest[h.taxonID] = hit
             }
             best.merge(closest) { $1 }
         }
