@@ -2,7 +2,10 @@ import GRDB
 
 extension SearchService {
     /// The largest typo distance allowed for a query: 2 from five characters on, else 1.
-    static func allowedDistance(_ folded: String) -> Int { folded.count >= 5 ? 2 : 1 }
+    static func allowedDistance(_ folded: String) -> Int { allowedDistance(letters: folded.count) }
+
+    /// The same for a word of `letters` letters.
+    static func allowedDistance(letters: Int) -> Int { letters >= 5 ? 2 : 1 }
 
     /// Taxa whose names hold the query's words (those of four letters or more) within one edit
     /// (words under 5 letters) or two, found through the word vocabulary (`WordVocabulary`): the
@@ -107,7 +110,7 @@ extension SearchService {
         guard let head else { return false }
         let target = Array(head.unicodeScalars)
         return queryWords.contains { word in
-            word.count >= WordVocabulary.shortestWord && EditDistance.distance(word, target, limit: word.count >= 5 ? 2 : 1) != nil
+            word.count >= WordVocabulary.shortestWord && EditDistance.distance(word, target, limit: allowedDistance(letters: word.count)) != nil
         }
     }
 
@@ -125,7 +128,7 @@ extension SearchService {
             } else if index < exact.count, exact[index] {
                 if let i = unused.firstIndex(of: word) { best = (0, i) }
             } else {
-                let wordLimit = word.count >= 5 ? 2 : 1
+                let wordLimit = allowedDistance(letters: word.count)
                 // A name word may be one letter shorter than the shortest compared (`owbl` → owl).
                 for (i, candidate) in unused.enumerated() where candidate.count >= WordVocabulary.shortestWord - 1 {
                     if let d = EditDistance.distance(word, candidate, limit: min(wordLimit, best?.distance ?? wordLimit)), d < (best?.distance ?? 9) {
