@@ -151,11 +151,10 @@ public struct SearchService: Sendable {
             var closest: [Int64: Hit] = [:]
             for h in typos.hits where best[h.taxonID] == nil {
                 // Per taxon its closest name; of names as close, the best scored (the asked language's).
+                let seen = closest[h.taxonID]
+                if let seen, (h.editDistance ?? 9) > (seen.editDistance ?? 9) { continue }
                 let hit = h.scored(lang: lang, queryLength: query.folded.unicodeScalars.count)
-                if let seen = closest[h.taxonID] {
-                    let (a, b) = (hit.editDistance ?? 9, seen.editDistance ?? 9)
-                    if a > b || (a == b && !Hit.ordered(hit, seen)) { continue }
-                }
+                if let seen, (hit.editDistance ?? 9) == (seen.editDistance ?? 9), !Hit.ordered(hit, seen) { continue }
                 closest[h.taxonID] = hit
             }
             best.merge(closest) { $1 }
