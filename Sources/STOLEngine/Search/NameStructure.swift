@@ -58,7 +58,7 @@ public struct NameStructure: Sendable, Equatable {
     /// compound the lexicon pairs with its split form (`honeybee: honey bee`) is of the head's kind
     /// and keeps it. `words` are `folded`'s words (`SearchQuery.words(ofFolded:)`).
     static func hyphenatedCompound(_ folded: String, words: [String], at index: Int, lexicon: Lexicon) -> String? {
-        guard index > 0 else { return nil }
+        guard index > 0, folded.utf8.contains(UInt8(ascii: "-")) else { return nil }
         // Which word of the name each space-separated chunk starts at, and the chunk of the head.
         var first = 0
         for chunk in folded.split(separator: " ") {
