@@ -81,7 +81,9 @@ class SearchPane(EnginePane):
         self.query_one("#query", Input).focus()
 
     def _show_suggestions(self, value: str, texts: List[str]) -> None:
-        if value != self.query_one("#query", Input).value:
+        # An answer may arrive once the pane is gone (the app closing, the engine restarted).
+        boxes = self.query("#query")
+        if not boxes or value != boxes.first(Input).value:
             return
         line = Text("Suggestions: ", style="dim") + Text("  ·  ").join(Text(t) for t in texts) \
             if texts else Text("")
